@@ -1,0 +1,111 @@
+"""The evaluator: checks a claimed route set against every rule and prices it.
+
+It never calls CP-SAT and shares no code with the optimiser beyond the rule functions
+themselves, so it can judge the optimiser's answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from solver.board import Board
+from solver.legs import Leg, leg_from_paths, walk_legs
+from solver.route_rules import Finding, check_route, shared_track
+from solver.train_rules import route_stop_revenues
+
+
+@dataclass
+class ClaimedRoute:
+    """A route as a client states it: the train, its stops, and per leg the path ids (or the hexes)."""
+
+    train: str
+    nodes: list[str]
+    legs: list[list[str]] = field(default_factory=list)
+    connections: list[list[str]] = field(default_factory=list)
+
+
+@dataclass
+class PricedRoute:
+    train: str
+    nodes: list[str]
+    legs: list[Leg]
+    stop_revenues: list[int]
+    revenue: int
+
+
+@dataclass
+class Evaluation:
+    legal: bool
+    revenue: int
+    routes: list[PricedRoute]
+    findings: list[Finding]
+
+    @property
+    def hard_findings(self) -> list[Finding]:
+        return [f for f in self.findings if f.hard]
+
+
+def _resolve_by_hexes(board: Board, a: str, b: str, hexes: list[str]) -> Leg | str:
+    matches = [leg for leg in walk_legs(board, a) if leg.b == b and list(leg.hexes) in (hexes, hexes[::-1])]
+    if not matches:
+        return f"no track from {a} to {b} over hexes {'-'.join(hexes)}"
+    return matches[0]
+
+
+def _resolve_legs(board: Board, claim: ClaimedRoute, index: int) -> tuple[list[Leg], list[Finding]]:
+    legs: list[Leg] = []
+    findings: list[Finding] = []
+    wanted = len(claim.nodes) - 1
+    given = claim.legs if claim.legs else claim.connections
+    if wanted > 0 and len(given) != wanted:
+        findings.append(Finding("LEG_COUNT", f"{len(claim.nodes)} stops need {wanted} legs, got {len(given)}", index))
+        return legs, findings
+    for i in range(wanted):
+        a, b = claim.nodes[i], claim.nodes[i + 1]
+        leg = (leg_from_paths(board, a, b, claim.legs[i]) if claim.legs
+               else _resolve_by_hexes(board, a, b, claim.connections[i]))
+        if isinstance(leg, str):
+            findings.append(Finding("BROKEN_LEG", f"leg {i + 1} ({a} to {b}): {leg}", index))
+        else:
+            legs.append(leg)
+    return legs, findings
+
+
+def evaluate(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
+    """Judge and price a route set under the board's ruleset (generic 18xx rules)."""
+    findings: list[Finding] = []
+    priced: list[PricedRoute] = []
+    used_trains: set[str] = set()
+    train_ids = {t.id for t in board.trains}
+    legs_by_route: list[list[Leg]] = []
+    for i, claim in enumerate(claims):
+        if claim.train not in train_ids:
+            findings.append(Finding("UNKNOWN_TRAIN", f"train {claim.train!r} is not one of the company's trains", i))
+            legs_by_route.append([])
+            continue
+        if claim.train in used_trains:
+            findings.append(Finding("TRAIN_TWICE", f"train {claim.train} runs more than one route", i))
+        used_trains.add(claim.train)
+        unknown = [n for n in claim.nodes if n not in board.nodes]
+        if unknown:
+            findings.append(Finding("UNKNOWN_NODE", f"unknown node {unknown[0]!r}", i))
+            legs_by_route.append([])
+            continue
+        train = board.train(claim.train)
+        legs, leg_findings = _resolve_legs(board, claim, i)
+        findings.extend(leg_findings)
+        findings.extend(check_route(board, train, claim.nodes, legs, i))
+        legs_by_route.append(legs)
+        stops = route_stop_revenues(board, train, claim.nodes)
+        priced.append(PricedRoute(claim.train, list(claim.nodes), legs, stops, sum(stops)))
+    findings.extend(shared_track(legs_by_route))
+    legal = not any(f.hard for f in findings)
+    return Evaluation(legal=legal, revenue=sum(r.revenue for r in priced), routes=priced, findings=findings)
+
+
+def claims_from_recorded(recorded: dict) -> list[ClaimedRoute]:
+    """The routes of a snapshot's `recorded` (or `engine`) block as claims."""
+    return [ClaimedRoute(train=r["train"], nodes=list(r.get("nodes", [])), legs=[list(x) for x in r.get("legs", [])],
+                         connections=[list(x) for x in r.get("connections", [])])
+            for r in recorded.get("routes", [])]

@@ -1,0 +1,135 @@
+"""What a train may run and what it earns: distance by unit, stop revenue, best-paying subsets.
+
+These functions are the single definition of the train kinds; the evaluator and the optimiser's
+candidate generator both call them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from solver.board import Board, DistanceRow, Node, Train
+
+
+def stop_revenue(node: Node, train: Train, row: DistanceRow | None = None) -> int:
+    """A stop's revenue for this train: `revenue_by_train[name]` (which already includes any
+    multiplier), else the node's revenue times the train's (and row's) multiplier."""
+    if train.name in node.revenue_by_train:
+        return node.revenue_by_train[train.name]
+    mult = train.multiplier * (row.multiplier if row else 1)
+    return node.revenue * mult
+
+
+def pour_fits(rows: Sequence[DistanceRow], nodes: Sequence[Node]) -> bool:
+    """Length check of a list-distance train: pour each kind's visit cost into the rows accepting it."""
+    capacity = [r.visit for r in rows]
+    by_kind: dict[str, int] = {}
+    for n in nodes:
+        by_kind[n.kind] = by_kind.get(n.kind, 0) + n.visit_cost
+    accepting = {k: [i for i, r in enumerate(rows) if k in r.kinds] for k in by_kind}
+    for kind in sorted(by_kind, key=lambda k: len(accepting[k])):
+        left = by_kind[kind]
+        for i in accepting[kind]:
+            if left == 0:
+                break
+            take = min(left, capacity[i])
+            capacity[i] -= take
+            left -= take
+        if left > 0:
+            return False
+    return True
+
+
+def within_distance(train: Train, nodes: Sequence[Node], crossings: int) -> bool:
+    """Whether a route over `nodes` crossing `crossings` hex boundaries fits the train's distance."""
+    if train.unit == "none":
+        return True
+    if train.unit == "hexes":
+        return crossings <= train.distance
+    if train.unit == "stops_by_type":
+        return pour_fits(train.rows, nodes)
+    return sum(n.visit_cost for n in nodes) <= train.distance
+
+
+def _row_of(rows: Sequence[DistanceRow], kind: str, used: list[int]) -> int | None:
+    for i, r in enumerate(rows):
+        if kind in r.kinds and used[i] < r.pay:
+            return i
+    return None
+
+
+def _paying_by_search(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceRow]) -> list[tuple[Node, int]]:
+    """The engine's rule: the largest subset with positive revenue, best revenue among that size."""
+    top = min(sum(r.pay for r in rows), len(nodes))
+    for size in range(top, 0, -1):
+        best: list[tuple[Node, int]] | None = None
+        best_rev = -1
+        for combo in combinations(nodes, size):
+            if train.requires_token and not any(n.tokened_by_company for n in combo):
+                continue
+            used = [0] * len(rows)
+            paid: list[tuple[Node, int]] = []
+            for n in combo:
+                i = _row_of(rows, n.kind, used)
+                if i is None:
+                    break
+                used[i] += 1
+                paid.append((n, stop_revenue(n, train, rows[i])))
+            else:
+                rev = sum(v for _, v in paid)
+                if rev > best_rev:
+                    best, best_rev = paid, rev
+        if best is not None and best_rev > 0:
+            return best
+    return []
+
+
+def _paying_disjoint(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceRow]) -> list[tuple[Node, int]]:
+    """Exact shortcut when no kind is accepted by two rows: the best `pay` nodes of each row."""
+    chosen: list[tuple[Node, int]] = []
+    best_token_swap: tuple[int, int, tuple[Node, int]] | None = None  # (gain, row, entry)
+    per_row: list[list[tuple[Node, int]]] = []
+    for r in rows:
+        cands = sorted(((n, stop_revenue(n, train, r)) for n in nodes if n.kind in r.kinds),
+                       key=lambda e: -e[1])
+        per_row.append(cands)
+        chosen.extend(cands[: r.pay])
+    if not chosen:
+        return []
+    if train.requires_token and not any(n.tokened_by_company for n, _ in chosen):
+        for i, (r, cands) in enumerate(zip(rows, per_row)):
+            if r.pay == 0:
+                continue
+            for entry in cands[r.pay:]:
+                if entry[0].tokened_by_company:
+                    gain = entry[1] - cands[r.pay - 1][1]
+                    if best_token_swap is None or gain > best_token_swap[0]:
+                        best_token_swap = (gain, i, entry)
+                    break
+        if best_token_swap is None:
+            return []
+        _, i, entry = best_token_swap
+        drop = per_row[i][rows[i].pay - 1]
+        chosen = [e for e in chosen if e is not drop] + [entry]
+    if sum(v for _, v in chosen) <= 0:
+        return []
+    return chosen
+
+
+def paying_stops(train: Train, nodes: Sequence[Node]) -> list[tuple[Node, int]]:
+    """The stops that pay for this train, with what each pays."""
+    if train.unit != "stops_by_type":
+        return [(n, stop_revenue(n, train)) for n in nodes]
+    rows = sorted(train.rows, key=lambda r: len(r.kinds))
+    kinds = [k for r in rows for k in r.kinds]
+    if len(kinds) == len(set(kinds)):
+        return _paying_disjoint(train, nodes, rows)
+    return _paying_by_search(train, nodes, rows)
+
+
+def route_stop_revenues(board: Board, train: Train, node_ids: Sequence[str]) -> list[int]:
+    """Revenue of each stop of the route, in route order (0 for stops that do not pay)."""
+    nodes = [board.nodes[n] for n in node_ids]
+    paid = {id(n): v for n, v in paying_stops(train, nodes)}
+    return [paid.get(id(n), 0) for n in nodes]

@@ -1,0 +1,65 @@
+"""Checks that a board is within spec before any rule reads it; errors name the field."""
+
+from __future__ import annotations
+
+from solver.board import DISTANCE_UNITS, NODE_KINDS, TRACK_GAUGES, Board
+from solver.errors import BoardError
+
+KNOWN_RULESETS = ("standard", "1873")
+
+
+def validate_board(board: Board) -> None:
+    """Raise BoardError on the first out-of-spec field."""
+    if board.ruleset not in KNOWN_RULESETS:
+        raise BoardError("ruleset", f"unknown ruleset {board.ruleset!r}; known: {', '.join(KNOWN_RULESETS)}")
+    if not board.hexes:
+        raise BoardError("hexes", "the board has no hexes")
+    if not board.company:
+        raise BoardError("company.id", "no operating company given")
+    for hid, hx in board.hexes.items():
+        for edge, other in hx.neighbors.items():
+            if not 0 <= edge <= 5:
+                raise BoardError(f"hexes[{hid}].neighbors[{edge}]", "edge must be 0..5")
+            if other not in board.hexes:
+                raise BoardError(f"hexes[{hid}].neighbors[{edge}]", f"unknown hex {other!r}")
+        for nid in hx.nodes:
+            node = board.nodes[nid]
+            if node.kind not in NODE_KINDS:
+                raise BoardError(f"hexes[{hid}].nodes[{nid}].kind", f"unknown node kind {node.kind!r}")
+            if node.visit_cost < 0:
+                raise BoardError(f"hexes[{hid}].nodes[{nid}].visit_cost", "must not be negative")
+        for pid in hx.paths:
+            path = board.paths[pid]
+            if path.track not in TRACK_GAUGES:
+                raise BoardError(f"hexes[{hid}].paths[{pid}].track", f"unknown gauge {path.track!r}")
+            for name, end in (("a", path.a), ("b", path.b)):
+                where = f"hexes[{hid}].paths[{pid}].{name}"
+                if end.is_edge:
+                    if not 0 <= end.edge <= 5:  # type: ignore[operator]
+                        raise BoardError(where, f"edge {end.edge} out of range 0..5")
+                elif end.node not in board.nodes or board.nodes[end.node].hex != hid:
+                    raise BoardError(where, f"unknown node {end.node!r} in hex {hid}")
+            for lane in path.lanes:
+                if lane[0] < 1 or not 0 <= lane[1] < lane[0]:
+                    raise BoardError(f"hexes[{hid}].paths[{pid}].lanes", f"bad lane {list(lane)}")
+    seen: set[str] = set()
+    for i, train in enumerate(board.trains):
+        if not train.id:
+            raise BoardError(f"trains[{i}].id", "missing train id")
+        if train.id in seen:
+            raise BoardError(f"trains[{i}].id", f"duplicate train id {train.id!r}")
+        seen.add(train.id)
+        if train.unit not in DISTANCE_UNITS:
+            raise BoardError(f"trains[{i}].distance_unit", f"unknown unit {train.unit!r}")
+        if train.distance < 0:
+            raise BoardError(f"trains[{i}].distance", "must not be negative")
+        if train.unit == "stops_by_type" and not train.rows:
+            raise BoardError(f"trains[{i}].distance", "stops_by_type needs at least one row")
+        for j, row in enumerate(train.rows):
+            if row.pay < 0 or row.visit < 0:
+                raise BoardError(f"trains[{i}].distance[{j}]", "pay and visit must not be negative")
+        if train.multiplier < 0:
+            raise BoardError(f"trains[{i}].multiplier", "must not be negative")
+    for i, (hid, nid) in enumerate(board.company_tokens):
+        if nid and nid not in board.nodes:
+            raise BoardError(f"company.tokens[{i}].node", f"unknown node {nid!r}")
