@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.board import Board, Train
+from solver.board import Board, Node, Train
 from solver.legs import Leg
 from solver.train_rules import within_distance
 
@@ -25,45 +25,51 @@ class Finding:
     hard: bool = True
 
 
-def check_route(board: Board, train: Train, nodes: Sequence[str], legs: Sequence[Leg], index: int = -1) -> list[Finding]:
-    """Every generic rule one route breaks; empty when the route is legal on its own."""
-    out: list[Finding] = []
-
-    def bad(code: str, msg: str) -> None:
-        out.append(Finding(code, msg, index))
-
-    stops = [board.nodes[n] for n in nodes]
+def train_findings(train: Train, stops: Sequence[Node], crossings: int) -> list[tuple[str, str]]:
+    """The rules that depend on the train: number of stops, token, distance."""
+    out: list[tuple[str, str]] = []
     if len(stops) < 2 and not (train.local and len(stops) == 1 and stops[0].tokened_by_company):
-        bad("TOO_FEW_STOPS", f"a route of {train.id} needs at least two stops"
-            + (" (a local train: one tokened city)" if train.local else ""))
+        out.append(("TOO_FEW_STOPS", f"a route of {train.id} needs at least two stops"
+                    + (" (a local train: one tokened city)" if train.local else "")))
     if train.requires_token and not any(s.tokened_by_company for s in stops):
-        bad("NO_TOKEN", f"the route of {train.id} visits no city with the company's token")
+        out.append(("NO_TOKEN", f"the route of {train.id} visits no city with the company's token"))
+    if not within_distance(train, stops, crossings):
+        out.append(("TOO_LONG", f"the route is longer than train {train.name} may run"))
+    return out
+
+
+def shape_findings(stops: Sequence[Node], legs: Sequence[Leg]) -> list[tuple[str, str]]:
+    """The rules on the route's shape: repeats, stops that may not be passed, terminal paths."""
+    out: list[tuple[str, str]] = []
     seen: set[str] = set()
-    for s in stops:
-        if s.id in seen:
-            bad("NODE_TWICE", f"the route visits {s.id} twice")
-        seen.add(s.id)
     groups: set[str] = set()
     for s in stops:
+        if s.id in seen:
+            out.append(("NODE_TWICE", f"the route visits {s.id} twice"))
+        seen.add(s.id)
         for g in s.groups:
             if g in groups:
-                bad("GROUP_TWICE", f"the route visits revenue group {g} twice (at {s.id})")
+                out.append(("GROUP_TWICE", f"the route visits revenue group {g} twice (at {s.id})"))
             groups.add(g)
-    for s in stops:
         if s.route == "never":
-            bad("NODE_NOT_A_STOP", f"{s.id} may not be a stop")
+            out.append(("NODE_NOT_A_STOP", f"{s.id} may not be a stop"))
     for s in stops[1:-1]:
         if s.blocks:
-            bad("PASSES_BLOCKED", f"the route passes through {s.id}, which blocks the company")
+            out.append(("PASSES_BLOCKED", f"the route passes through {s.id}, which blocks the company"))
         elif s.terminal:
-            bad("PASSES_TERMINAL", f"the route passes through {s.id}, which may only end a route")
+            out.append(("PASSES_TERMINAL", f"the route passes through {s.id}, which may only end a route"))
     for i, leg in enumerate(legs):
         if not leg.may_stand(i, len(legs)):
-            bad("TERMINAL_PATH_INSIDE", f"leg {i + 1} uses a terminal path inside the route")
-    crossings = sum(leg.crossings for leg in legs)
-    if not within_distance(train, stops, crossings):
-        bad("TOO_LONG", f"the route is longer than train {train.name} may run")
+            out.append(("TERMINAL_PATH_INSIDE", f"leg {i + 1} uses a terminal path inside the route"))
     return out
+
+
+def check_route(board: Board, train: Train, nodes: Sequence[str], legs: Sequence[Leg], index: int = -1) -> list[Finding]:
+    """Every generic rule one route breaks; empty when the route is legal on its own."""
+    stops = [board.nodes[n] for n in nodes]
+    crossings = sum(leg.crossings for leg in legs)
+    found = shape_findings(stops, legs) + train_findings(train, stops, crossings)
+    return [Finding(code, msg, index) for code, msg in found]
 
 
 def shared_track(legs_by_route: Sequence[Sequence[Leg]]) -> list[Finding]:

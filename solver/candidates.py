@@ -1,0 +1,152 @@
+"""Candidate routes: every legal route any of the company's trains could run, found by a
+depth-first walk over the leg graph, with track usage as a bit mask for fast packing checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from solver.board import Board, Node, Train
+from solver.legs import Leg, walk_legs
+from solver.route_rules import train_findings
+from solver.train_rules import route_stop_revenues, stop_revenue, within_distance
+
+
+class TooManyCandidates(RuntimeError):
+    """The enumeration passed its cap; the caller decides what to do."""
+
+
+@dataclass
+class LegGraph:
+    """Legs from every stop node, with each track key numbered as one bit."""
+
+    legs_from: dict[str, list[Leg]]
+    masks: dict[int, int]  # id(leg) -> bit mask of its track keys
+    key_bits: dict[tuple, int] = field(default_factory=dict)
+
+    def mask(self, leg: Leg) -> int:
+        return self.masks[id(leg)]
+
+
+def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None) -> LegGraph:
+    """Walk the legs from every stop node once and number their track keys."""
+    legs_from: dict[str, list[Leg]] = {}
+    key_bits: dict[tuple, int] = {}
+    masks: dict[int, int] = {}
+    for nid, node in board.nodes.items():
+        if node.kind == "junction":
+            continue
+        legs = walk_legs(board, nid, allowed_tracks)
+        legs_from[nid] = legs
+        for leg in legs:
+            m = 0
+            for k in leg.keys:
+                bit = key_bits.setdefault(k, len(key_bits))
+                m |= 1 << bit
+            masks[id(leg)] = m
+    return LegGraph(legs_from=legs_from, masks=masks, key_bits=key_bits)
+
+
+@dataclass
+class Candidate:
+    """A legal route shape and, per train class that may run it, its stop revenues."""
+
+    nodes: tuple[str, ...]
+    legs: tuple[Leg, ...]
+    mask: int
+    revenue: dict[int, list[int]] = field(default_factory=dict)  # class index -> stop revenues
+
+
+def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train],
+                     cap: int = 2_000_000) -> list[tuple[tuple[str, ...], tuple[Leg, ...], int, int]]:
+    """Every route (one direction only) that passes the per-route rules for at least one train.
+
+    Routes are grown stop by stop and abandoned as soon as no train's distance admits them.
+    """
+    nodes = board.nodes
+    out: list[tuple[tuple[str, ...], tuple[Leg, ...], int, int]] = []
+    order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
+
+    def fits_some(stops: list[Node], crossings: int) -> bool:
+        return any(within_distance(t, stops, crossings) for t in trains)
+
+    def grow(path: list[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str], crossings: int) -> None:
+        last = path[-1]
+        if len(path) > 1:
+            lnode = nodes[last]
+            if lnode.terminal or lnode.blocks:
+                return
+            prev = legs[-1]
+            if not prev.may_stand(len(legs) - 1, len(legs) + 1):
+                return
+        for leg in graph.legs_from[last]:
+            nxt = leg.b
+            if nxt in path or graph.mask(leg) & mask or not leg.may_stand(len(legs), len(legs) + 1):
+                continue
+            node = nodes[nxt]
+            if node.route == "never" or any(g in groups for g in node.groups):
+                continue
+            new_stops = stops + [node]
+            new_cross = crossings + leg.crossings
+            if not fits_some(new_stops, new_cross):
+                continue
+            path.append(nxt)
+            legs.append(leg)
+            if order[path[0]] < order[nxt]:
+                out.append((tuple(path), tuple(legs), mask | graph.mask(leg), new_cross))
+                if len(out) > cap:
+                    raise TooManyCandidates(f"more than {cap} candidate routes")
+            grow(path, legs, mask | graph.mask(leg), new_stops, groups | set(node.groups), new_cross)
+            path.pop()
+            legs.pop()
+
+    for start in graph.legs_from:
+        node = nodes[start]
+        if node.route == "never":
+            continue
+        grow([start], [], 0, [node], set(node.groups), 0)
+    return out
+
+
+def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000) -> list[Candidate]:
+    """Legal routes with their revenue per train class. The walk already obeys the shape rules
+    (`route_rules.shape_findings`); a route is kept for a class if it also passes the train's
+    rules (`route_rules.train_findings`) and earns something."""
+    cands: list[Candidate] = []
+    plain = [t.unit != "stops_by_type" for t in classes]
+    node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if plain[ci] else {}
+                for ci, t in enumerate(classes)]
+    cache: dict[tuple[int, frozenset[str]], list[int]] = {}
+    for nodes_, legs, mask, crossings in enumerate_routes(board, graph, classes, cap):
+        stops = [board.nodes[n] for n in nodes_]
+        cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
+        for ci, train in enumerate(classes):
+            if train_findings(train, stops, crossings):
+                continue
+            if plain[ci]:
+                table = node_rev[ci]
+                revs = [table[n] for n in nodes_]
+            else:
+                key = (ci, frozenset(nodes_))
+                if key not in cache:
+                    cache[key] = route_stop_revenues(board, train, sorted(nodes_))
+                by_node = dict(zip(sorted(nodes_), cache[key]))
+                revs = [by_node[n] for n in nodes_]
+            if sum(revs) > 0:
+                cand.revenue[ci] = revs
+        if cand.revenue:
+            cands.append(cand)
+    local_classes = [ci for ci, t in enumerate(classes) if t.local]
+    for nid, node in board.nodes.items():
+        if local_classes and node.kind == "city" and node.tokened_by_company:
+            cand = Candidate(nodes=(nid,), legs=(), mask=0)
+            for ci in local_classes:
+                if train_findings(classes[ci], [node], 0):
+                    continue
+                stops_rev = route_stop_revenues(board, classes[ci], (nid,))
+                if sum(stops_rev) > 0:
+                    cand.revenue[ci] = stops_rev
+            if cand.revenue:
+                cands.append(cand)
+    return cands

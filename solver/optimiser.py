@@ -1,0 +1,222 @@
+"""The optimiser: chooses one candidate route per train so that no track is shared, maximising
+revenue, as a CP-SAT packing model.
+
+Identical trains form one class with a count, so the model has no train symmetry. Every answer
+is re-checked by the evaluator before it is returned; a disagreement raises.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from solver.board import Board, Train
+from solver.candidates import Candidate, TooManyCandidates, build_leg_graph, candidate_routes
+from solver.errors import EvaluatorDisagreement
+from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, evaluate
+
+OPTIMAL = "OPTIMAL"
+FEASIBLE = "FEASIBLE"
+INFEASIBLE = "INFEASIBLE"
+
+
+@dataclass
+class SolveOptions:
+    time_limit_s: float = 10.0
+    workers: int = 1
+    candidate_cap: int = 2_000_000
+
+
+@dataclass
+class SolveResult:
+    revenue: int
+    status: str
+    bound: int
+    routes: list[PricedRoute]
+    stats: dict[str, float] = field(default_factory=dict)
+    evaluation: Evaluation | None = None
+
+
+def train_classes(trains: list[Train]) -> tuple[list[Train], list[list[Train]]]:
+    """Group interchangeable trains: one representative per class, and the members of each."""
+    groups: dict[tuple, list[Train]] = defaultdict(list)
+    for t in trains:
+        groups[t.spec_key()].append(t)
+    members = list(groups.values())
+    return [m[0] for m in members], members
+
+
+def _stop_bound(board: Board, train: Train) -> int:
+    """A weak but valid upper bound on one train's route revenue: its best-paying stops."""
+    values = sorted((max(n.revenue_by_train.get(train.name, 0), n.revenue * train.multiplier *
+                         max([r.multiplier for r in train.rows] or [1]))
+                     for n in board.nodes.values() if n.kind != "junction"), reverse=True)
+    if train.unit in ("stops", "stops_by_type") and train.distance < len(values):
+        free = sum(1 for n in board.nodes.values() if n.visit_cost == 0)
+        return sum(values[: train.distance + free])
+    return sum(values)
+
+
+def _pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline: float,
+          hint: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]], int, dict[str, float]]:
+    """Solve the packing; returns status, chosen (candidate, class) pairs, bound, stats."""
+    model = cp_model.CpModel()
+    xs: dict[tuple[int, int], cp_model.IntVar] = {}
+    by_class: dict[int, list[cp_model.IntVar]] = defaultdict(list)
+    by_bit: dict[int, list[cp_model.IntVar]] = defaultdict(list)
+    objective = []
+    for r, cand in enumerate(cands):
+        here = []
+        for ci, stops in cand.revenue.items():
+            x = model.NewBoolVar(f"x{r}_{ci}")
+            xs[(r, ci)] = x
+            by_class[ci].append(x)
+            here.append(x)
+            objective.append(sum(stops) * x)
+        if len(here) > 1:
+            model.AddAtMostOne(here)
+        m, bit = cand.mask, 0
+        while m:
+            if m & 1:
+                by_bit[bit].extend(here)
+            m >>= 1
+            bit += 1
+    for ci, vs in by_class.items():
+        model.Add(sum(vs) <= counts[ci])
+    seen: set[tuple[int, ...]] = set()
+    for vs in by_bit.values():
+        if len(vs) > 1:
+            key = tuple(sorted(v.Index() for v in vs))
+            if key not in seen:
+                seen.add(key)
+                model.AddAtMostOne(vs)
+    model.Maximize(sum(objective))
+    for pair in hint:
+        model.AddHint(xs[pair], 1)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.001, deadline - time.monotonic())
+    solver.parameters.num_workers = opts.workers
+    code = solver.Solve(model)
+    stats = {"variables": float(len(xs)), "cpsat_wall_ms": solver.WallTime() * 1000.0}
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return "UNKNOWN", hint, -1, stats
+    chosen = [pair for pair, x in xs.items() if solver.Value(x)]
+    status = OPTIMAL if code == cp_model.OPTIMAL else FEASIBLE
+    return status, chosen, int(solver.BestObjectiveBound() + 1e-6), stats
+
+
+def _greedy(cands: list[Candidate], counts: list[int], starts: int = 12) -> list[tuple[int, int]]:
+    """A quick legal packing: best-paying candidates first, restarted from each of the best
+    few candidates forced in first; the best of these runs."""
+    order = sorted(((sum(st), r, ci) for r, c in enumerate(cands) for ci, st in c.revenue.items()), reverse=True)
+    need = sum(counts)
+
+    def run(first: tuple[int, int, int] | None) -> tuple[int, list[tuple[int, int]]]:
+        left = list(counts)
+        used_mask, used_r, out, total = 0, set(), [], 0
+        seq = ([first] if first else []) + order
+        for v, r, ci in seq:
+            if left[ci] and r not in used_r and not cands[r].mask & used_mask:
+                out.append((r, ci))
+                total += v
+                left[ci] -= 1
+                used_r.add(r)
+                used_mask |= cands[r].mask
+                if len(out) == need:
+                    break
+        return total, out
+
+    best = run(None)
+    for first in order[1:starts]:
+        best = max(best, run(first), key=lambda x: x[0])
+    return best[1]
+
+
+def _prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[tuple[int, int]]) -> tuple[list[Candidate], list[tuple[int, int]]]:
+    """Drop (route, class) options that cannot beat the known lower bound: even paired with the
+    best routes of every other train (conflicts ignored) they earn no more than `lower`."""
+    tops: dict[int, list[int]] = defaultdict(list)
+    for c in cands:
+        for ci, st in c.revenue.items():
+            tops[ci].append(sum(st))
+    for ci in tops:
+        tops[ci] = sorted(tops[ci], reverse=True)[: counts[ci]]
+    upper = sum(sum(t) for t in tops.values())
+    kept_pairs = set(keep)
+    out: list[Candidate] = []
+    new_keep: list[tuple[int, int]] = []
+    for r, c in enumerate(cands):
+        rev = {}
+        for ci, st in c.revenue.items():
+            v, t = sum(st), tops[ci]
+            ub = upper - t[-1] + v if len(t) == counts[ci] and v < t[-1] else upper
+            if ub > lower or (r, ci) in kept_pairs:
+                rev[ci] = st
+                if (r, ci) in kept_pairs:
+                    new_keep.append((len(out), ci))
+        if rev:
+            out.append(Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue=rev))
+    return out, new_keep
+
+
+def solve(board: Board, opts: SolveOptions | None = None) -> SolveResult:
+    """The company's maximum revenue under the generic rules, with routes, status and bound."""
+    opts = opts or SolveOptions()
+    t0 = time.monotonic()
+    deadline = t0 + opts.time_limit_s
+    reps, members = train_classes(board.trains)
+    counts = [len(m) for m in members]
+    graph = build_leg_graph(board)
+    exhaustive = True
+    try:
+        cands = candidate_routes(board, graph, reps, opts.candidate_cap)
+    except TooManyCandidates:
+        exhaustive = False
+        cands = candidate_routes(board, graph, reps, opts.candidate_cap * 2)[: opts.candidate_cap]
+    t1 = time.monotonic()
+    stats: dict[str, float] = {"candidates": float(len(cands)), "classes": float(len(reps)),
+                               "enumerate_ms": (t1 - t0) * 1000.0}
+    greedy = _greedy(cands, counts)
+    lower = sum(sum(cands[r].revenue[ci]) for r, ci in greedy)
+    cands, greedy = _prune(cands, counts, lower, greedy)
+    stats["after_prune"] = float(len(cands))
+    if not cands:
+        status, chosen, bound = OPTIMAL, [], 0
+    elif len(board.trains) == 1 or len(greedy) == sum(counts) == 1:
+        status, chosen = OPTIMAL, greedy
+        bound = sum(sum(cands[r].revenue[ci]) for r, ci in chosen)
+    else:
+        status, chosen, bound, pstats = _pack(cands, counts, opts, deadline, greedy)
+        stats.update(pstats)
+        if status == "UNKNOWN":
+            status, chosen, bound = FEASIBLE, greedy, -1
+    if not exhaustive:
+        status = FEASIBLE
+    best = sum(sum(cands[r].revenue[ci]) for r, ci in chosen)
+    if bound < best or not exhaustive:
+        bound = max(best, sum(_stop_bound(board, t) for t in board.trains))
+    stats["solve_ms"] = (time.monotonic() - t0) * 1000.0
+    claims = _claims(cands, chosen, members)
+    evaluation = evaluate(board, claims)
+    if not evaluation.legal or evaluation.revenue != best:
+        raise EvaluatorDisagreement(
+            f"{board.label()}: optimiser claims {best} but the evaluator says {evaluation.revenue} "
+            f"(legal={evaluation.legal}; {[f.message for f in evaluation.findings]})")
+    return SolveResult(revenue=best, status=status, bound=bound, routes=evaluation.routes, stats=stats,
+                       evaluation=evaluation)
+
+
+def _claims(cands: list[Candidate], chosen: list[tuple[int, int]], members: list[list[Train]]) -> list[ClaimedRoute]:
+    next_member = [0] * len(members)
+    claims = []
+    for r, ci in sorted(chosen, key=lambda p: (p[1], -sum(cands[p[0]].revenue[p[1]]))):
+        train = members[ci][next_member[ci]]
+        next_member[ci] += 1
+        cand = cands[r]
+        claims.append(ClaimedRoute(train=train.id, nodes=list(cand.nodes), legs=[list(leg.paths) for leg in cand.legs]))
+    order = {t.id: i for i, t in enumerate(t for m in members for t in m)}
+    claims.sort(key=lambda c: order[c.train])
+    return claims
