@@ -135,7 +135,8 @@ def _greedy(cands: list[Candidate], counts: list[int], starts: int = 12) -> list
     return best[1]
 
 
-def _prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[tuple[int, int]]) -> tuple[list[Candidate], list[tuple[int, int]]]:
+def _prune(cands: list[Candidate], counts: list[int], lower: int,
+           keep: list[tuple[int, int]]) -> tuple[list[Candidate], list[tuple[int, int]]]:
     """Drop (route, class) options that cannot beat the known lower bound: even paired with the
     best routes of every other train (conflicts ignored) they earn no more than `lower`."""
     tops: dict[int, list[int]] = defaultdict(list)

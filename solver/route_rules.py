@@ -64,7 +64,8 @@ def shape_findings(stops: Sequence[Node], legs: Sequence[Leg]) -> list[tuple[str
     return out
 
 
-def check_route(board: Board, train: Train, nodes: Sequence[str], legs: Sequence[Leg], index: int = -1) -> list[Finding]:
+def check_route(board: Board, train: Train, nodes: Sequence[str], legs: Sequence[Leg],
+                index: int = -1) -> list[Finding]:
     """Every generic rule one route breaks; empty when the route is legal on its own."""
     stops = [board.nodes[n] for n in nodes]
     crossings = sum(leg.crossings for leg in legs)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from solver.board import DISTANCE_UNITS, NODE_KINDS, TRACK_GAUGES, Board
 from solver.errors import BoardError
+from solver.rulesets import RULESETS
 
-KNOWN_RULESETS = ("standard", "1873")
+KNOWN_RULESETS = tuple(RULESETS)
 
 
 def validate_board(board: Board) -> None:
@@ -60,6 +61,6 @@ def validate_board(board: Board) -> None:
                 raise BoardError(f"trains[{i}].distance[{j}]", "pay and visit must not be negative")
         if train.multiplier < 0:
             raise BoardError(f"trains[{i}].multiplier", "must not be negative")
-    for i, (hid, nid) in enumerate(board.company_tokens):
+    for i, (_hex, nid) in enumerate(board.company_tokens):
         if nid and nid not in board.nodes:
             raise BoardError(f"company.tokens[{i}].node", f"unknown node {nid!r}")

@@ -1,0 +1,388 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    STATUS_UNSPECIFIED: _ClassVar[Status]
+    OPTIMAL: _ClassVar[Status]
+    FEASIBLE: _ClassVar[Status]
+    INFEASIBLE: _ClassVar[Status]
+
+class Objective(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OBJECTIVE_UNSPECIFIED: _ClassVar[Objective]
+    RULEBOOK: _ClassVar[Objective]
+    REVENUE_ONLY: _ClassVar[Objective]
+STATUS_UNSPECIFIED: Status
+OPTIMAL: Status
+FEASIBLE: Status
+INFEASIBLE: Status
+OBJECTIVE_UNSPECIFIED: Objective
+RULEBOOK: Objective
+REVENUE_ONLY: Objective
+
+class PathEnd(_message.Message):
+    __slots__ = ("edge", "node")
+    EDGE_FIELD_NUMBER: _ClassVar[int]
+    NODE_FIELD_NUMBER: _ClassVar[int]
+    edge: int
+    node: str
+    def __init__(self, edge: _Optional[int] = ..., node: _Optional[str] = ...) -> None: ...
+
+class Lane(_message.Message):
+    __slots__ = ("width", "index")
+    WIDTH_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    width: int
+    index: int
+    def __init__(self, width: _Optional[int] = ..., index: _Optional[int] = ...) -> None: ...
+
+class Path(_message.Message):
+    __slots__ = ("id", "a", "b", "track", "lanes", "terminal", "ignore", "ignore_gauge_walk")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    A_FIELD_NUMBER: _ClassVar[int]
+    B_FIELD_NUMBER: _ClassVar[int]
+    TRACK_FIELD_NUMBER: _ClassVar[int]
+    LANES_FIELD_NUMBER: _ClassVar[int]
+    TERMINAL_FIELD_NUMBER: _ClassVar[int]
+    IGNORE_FIELD_NUMBER: _ClassVar[int]
+    IGNORE_GAUGE_WALK_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    a: PathEnd
+    b: PathEnd
+    track: str
+    lanes: _containers.RepeatedCompositeFieldContainer[Lane]
+    terminal: bool
+    ignore: bool
+    ignore_gauge_walk: bool
+    def __init__(self, id: _Optional[str] = ..., a: _Optional[_Union[PathEnd, _Mapping]] = ..., b: _Optional[_Union[PathEnd, _Mapping]] = ..., track: _Optional[str] = ..., lanes: _Optional[_Iterable[_Union[Lane, _Mapping]]] = ..., terminal: _Optional[bool] = ..., ignore: _Optional[bool] = ..., ignore_gauge_walk: _Optional[bool] = ...) -> None: ...
+
+class Token(_message.Message):
+    __slots__ = ("corp", "status", "type")
+    CORP_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    corp: str
+    status: str
+    type: str
+    def __init__(self, corp: _Optional[str] = ..., status: _Optional[str] = ..., type: _Optional[str] = ...) -> None: ...
+
+class Slot(_message.Message):
+    __slots__ = ("token",)
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    token: Token
+    def __init__(self, token: _Optional[_Union[Token, _Mapping]] = ...) -> None: ...
+
+class Node(_message.Message):
+    __slots__ = ("id", "kind", "revenue", "revenue_by_train", "visit_cost", "route", "groups", "slots", "tokens", "blocks", "terminal", "tokened_by_company", "near_edge", "sig")
+    class RevenueByTrainEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_BY_TRAIN_FIELD_NUMBER: _ClassVar[int]
+    VISIT_COST_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_FIELD_NUMBER: _ClassVar[int]
+    GROUPS_FIELD_NUMBER: _ClassVar[int]
+    SLOTS_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    BLOCKS_FIELD_NUMBER: _ClassVar[int]
+    TERMINAL_FIELD_NUMBER: _ClassVar[int]
+    TOKENED_BY_COMPANY_FIELD_NUMBER: _ClassVar[int]
+    NEAR_EDGE_FIELD_NUMBER: _ClassVar[int]
+    SIG_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    kind: str
+    revenue: int
+    revenue_by_train: _containers.ScalarMap[str, int]
+    visit_cost: int
+    route: str
+    groups: _containers.RepeatedScalarFieldContainer[str]
+    slots: int
+    tokens: _containers.RepeatedCompositeFieldContainer[Slot]
+    blocks: bool
+    terminal: bool
+    tokened_by_company: bool
+    near_edge: int
+    sig: str
+    def __init__(self, id: _Optional[str] = ..., kind: _Optional[str] = ..., revenue: _Optional[int] = ..., revenue_by_train: _Optional[_Mapping[str, int]] = ..., visit_cost: _Optional[int] = ..., route: _Optional[str] = ..., groups: _Optional[_Iterable[str]] = ..., slots: _Optional[int] = ..., tokens: _Optional[_Iterable[_Union[Slot, _Mapping]]] = ..., blocks: _Optional[bool] = ..., terminal: _Optional[bool] = ..., tokened_by_company: _Optional[bool] = ..., near_edge: _Optional[int] = ..., sig: _Optional[str] = ...) -> None: ...
+
+class Hex(_message.Message):
+    __slots__ = ("id", "neighbors", "nodes", "paths", "tile", "color", "framed", "location")
+    class NeighborsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: int
+        value: str
+        def __init__(self, key: _Optional[int] = ..., value: _Optional[str] = ...) -> None: ...
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NEIGHBORS_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    PATHS_FIELD_NUMBER: _ClassVar[int]
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    COLOR_FIELD_NUMBER: _ClassVar[int]
+    FRAMED_FIELD_NUMBER: _ClassVar[int]
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    neighbors: _containers.ScalarMap[int, str]
+    nodes: _containers.RepeatedCompositeFieldContainer[Node]
+    paths: _containers.RepeatedCompositeFieldContainer[Path]
+    tile: str
+    color: str
+    framed: bool
+    location: str
+    def __init__(self, id: _Optional[str] = ..., neighbors: _Optional[_Mapping[int, str]] = ..., nodes: _Optional[_Iterable[_Union[Node, _Mapping]]] = ..., paths: _Optional[_Iterable[_Union[Path, _Mapping]]] = ..., tile: _Optional[str] = ..., color: _Optional[str] = ..., framed: _Optional[bool] = ..., location: _Optional[str] = ...) -> None: ...
+
+class Phase(_message.Message):
+    __slots__ = ("name", "tiles")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    tiles: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., tiles: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PlacedToken(_message.Message):
+    __slots__ = ("hex", "node", "status")
+    HEX_FIELD_NUMBER: _ClassVar[int]
+    NODE_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    hex: str
+    node: str
+    status: str
+    def __init__(self, hex: _Optional[str] = ..., node: _Optional[str] = ..., status: _Optional[str] = ...) -> None: ...
+
+class Company(_message.Message):
+    __slots__ = ("id", "name", "tokens")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    tokens: _containers.RepeatedCompositeFieldContainer[PlacedToken]
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., tokens: _Optional[_Iterable[_Union[PlacedToken, _Mapping]]] = ...) -> None: ...
+
+class DistanceRow(_message.Message):
+    __slots__ = ("kinds", "pay", "visit", "multiplier")
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    PAY_FIELD_NUMBER: _ClassVar[int]
+    VISIT_FIELD_NUMBER: _ClassVar[int]
+    MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
+    kinds: _containers.RepeatedScalarFieldContainer[str]
+    pay: int
+    visit: int
+    multiplier: int
+    def __init__(self, kinds: _Optional[_Iterable[str]] = ..., pay: _Optional[int] = ..., visit: _Optional[int] = ..., multiplier: _Optional[int] = ...) -> None: ...
+
+class StopsByType(_message.Message):
+    __slots__ = ("rows",)
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    rows: _containers.RepeatedCompositeFieldContainer[DistanceRow]
+    def __init__(self, rows: _Optional[_Iterable[_Union[DistanceRow, _Mapping]]] = ...) -> None: ...
+
+class Unlimited(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Distance(_message.Message):
+    __slots__ = ("stops", "stops_by_type", "hexes", "unlimited")
+    STOPS_FIELD_NUMBER: _ClassVar[int]
+    STOPS_BY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    HEXES_FIELD_NUMBER: _ClassVar[int]
+    UNLIMITED_FIELD_NUMBER: _ClassVar[int]
+    stops: int
+    stops_by_type: StopsByType
+    hexes: int
+    unlimited: Unlimited
+    def __init__(self, stops: _Optional[int] = ..., stops_by_type: _Optional[_Union[StopsByType, _Mapping]] = ..., hexes: _Optional[int] = ..., unlimited: _Optional[_Union[Unlimited, _Mapping]] = ...) -> None: ...
+
+class Train(_message.Message):
+    __slots__ = ("id", "name", "distance", "multiplier", "local", "requires_token")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DISTANCE_FIELD_NUMBER: _ClassVar[int]
+    MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
+    LOCAL_FIELD_NUMBER: _ClassVar[int]
+    REQUIRES_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    distance: Distance
+    multiplier: int
+    local: bool
+    requires_token: bool
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., distance: _Optional[_Union[Distance, _Mapping]] = ..., multiplier: _Optional[int] = ..., local: _Optional[bool] = ..., requires_token: _Optional[bool] = ...) -> None: ...
+
+class Source(_message.Message):
+    __slots__ = ("title", "fixture", "action_id", "position")
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    FIXTURE_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    fixture: str
+    action_id: int
+    position: int
+    def __init__(self, title: _Optional[str] = ..., fixture: _Optional[str] = ..., action_id: _Optional[int] = ..., position: _Optional[int] = ...) -> None: ...
+
+class Board(_message.Message):
+    __slots__ = ("ruleset", "phase", "company", "trains", "hexes", "layout", "source")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    COMPANY_FIELD_NUMBER: _ClassVar[int]
+    TRAINS_FIELD_NUMBER: _ClassVar[int]
+    HEXES_FIELD_NUMBER: _ClassVar[int]
+    LAYOUT_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    phase: Phase
+    company: Company
+    trains: _containers.RepeatedCompositeFieldContainer[Train]
+    hexes: _containers.RepeatedCompositeFieldContainer[Hex]
+    layout: str
+    source: Source
+    def __init__(self, ruleset: _Optional[str] = ..., phase: _Optional[_Union[Phase, _Mapping]] = ..., company: _Optional[_Union[Company, _Mapping]] = ..., trains: _Optional[_Iterable[_Union[Train, _Mapping]]] = ..., hexes: _Optional[_Iterable[_Union[Hex, _Mapping]]] = ..., layout: _Optional[str] = ..., source: _Optional[_Union[Source, _Mapping]] = ...) -> None: ...
+
+class Leg(_message.Message):
+    __slots__ = ("paths", "hexes")
+    PATHS_FIELD_NUMBER: _ClassVar[int]
+    HEXES_FIELD_NUMBER: _ClassVar[int]
+    paths: _containers.RepeatedScalarFieldContainer[str]
+    hexes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, paths: _Optional[_Iterable[str]] = ..., hexes: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Stop(_message.Message):
+    __slots__ = ("node", "revenue")
+    NODE_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_FIELD_NUMBER: _ClassVar[int]
+    node: str
+    revenue: int
+    def __init__(self, node: _Optional[str] = ..., revenue: _Optional[int] = ...) -> None: ...
+
+class Route(_message.Message):
+    __slots__ = ("train", "nodes", "legs", "stops", "revenue")
+    TRAIN_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    LEGS_FIELD_NUMBER: _ClassVar[int]
+    STOPS_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_FIELD_NUMBER: _ClassVar[int]
+    train: str
+    nodes: _containers.RepeatedScalarFieldContainer[str]
+    legs: _containers.RepeatedCompositeFieldContainer[Leg]
+    stops: _containers.RepeatedCompositeFieldContainer[Stop]
+    revenue: int
+    def __init__(self, train: _Optional[str] = ..., nodes: _Optional[_Iterable[str]] = ..., legs: _Optional[_Iterable[_Union[Leg, _Mapping]]] = ..., stops: _Optional[_Iterable[_Union[Stop, _Mapping]]] = ..., revenue: _Optional[int] = ...) -> None: ...
+
+class ClaimedRoute(_message.Message):
+    __slots__ = ("train", "nodes", "legs")
+    TRAIN_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    LEGS_FIELD_NUMBER: _ClassVar[int]
+    train: str
+    nodes: _containers.RepeatedScalarFieldContainer[str]
+    legs: _containers.RepeatedCompositeFieldContainer[Leg]
+    def __init__(self, train: _Optional[str] = ..., nodes: _Optional[_Iterable[str]] = ..., legs: _Optional[_Iterable[_Union[Leg, _Mapping]]] = ...) -> None: ...
+
+class Finding(_message.Message):
+    __slots__ = ("code", "message", "route", "hard")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_FIELD_NUMBER: _ClassVar[int]
+    HARD_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    message: str
+    route: int
+    hard: bool
+    def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ..., route: _Optional[int] = ..., hard: _Optional[bool] = ...) -> None: ...
+
+class SolveRequest(_message.Message):
+    __slots__ = ("board", "snapshot_json", "time_limit_s", "objective")
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_JSON_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    board: Board
+    snapshot_json: str
+    time_limit_s: float
+    objective: Objective
+    def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., snapshot_json: _Optional[str] = ..., time_limit_s: _Optional[float] = ..., objective: _Optional[_Union[Objective, str]] = ...) -> None: ...
+
+class SolveStats(_message.Message):
+    __slots__ = ("solve_ms", "enumerate_ms", "candidates", "candidates_after_prune", "train_classes")
+    SOLVE_MS_FIELD_NUMBER: _ClassVar[int]
+    ENUMERATE_MS_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_AFTER_PRUNE_FIELD_NUMBER: _ClassVar[int]
+    TRAIN_CLASSES_FIELD_NUMBER: _ClassVar[int]
+    solve_ms: float
+    enumerate_ms: float
+    candidates: int
+    candidates_after_prune: int
+    train_classes: int
+    def __init__(self, solve_ms: _Optional[float] = ..., enumerate_ms: _Optional[float] = ..., candidates: _Optional[int] = ..., candidates_after_prune: _Optional[int] = ..., train_classes: _Optional[int] = ...) -> None: ...
+
+class SolveResponse(_message.Message):
+    __slots__ = ("revenue", "status", "bound", "routes", "stats")
+    REVENUE_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    BOUND_FIELD_NUMBER: _ClassVar[int]
+    ROUTES_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    revenue: int
+    status: Status
+    bound: int
+    routes: _containers.RepeatedCompositeFieldContainer[Route]
+    stats: SolveStats
+    def __init__(self, revenue: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., stats: _Optional[_Union[SolveStats, _Mapping]] = ...) -> None: ...
+
+class EvaluateRequest(_message.Message):
+    __slots__ = ("board", "snapshot_json", "routes")
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_JSON_FIELD_NUMBER: _ClassVar[int]
+    ROUTES_FIELD_NUMBER: _ClassVar[int]
+    board: Board
+    snapshot_json: str
+    routes: _containers.RepeatedCompositeFieldContainer[ClaimedRoute]
+    def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., snapshot_json: _Optional[str] = ..., routes: _Optional[_Iterable[_Union[ClaimedRoute, _Mapping]]] = ...) -> None: ...
+
+class EvaluateResponse(_message.Message):
+    __slots__ = ("legal", "revenue", "routes", "findings")
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_FIELD_NUMBER: _ClassVar[int]
+    ROUTES_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    legal: bool
+    revenue: int
+    routes: _containers.RepeatedCompositeFieldContainer[Route]
+    findings: _containers.RepeatedCompositeFieldContainer[Finding]
+    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ...) -> None: ...
+
+class ListRulesetsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class RulesetInfo(_message.Message):
+    __slots__ = ("name", "description", "train_kinds")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    TRAIN_KINDS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    train_kinds: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., train_kinds: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListRulesetsResponse(_message.Message):
+    __slots__ = ("rulesets",)
+    RULESETS_FIELD_NUMBER: _ClassVar[int]
+    rulesets: _containers.RepeatedCompositeFieldContainer[RulesetInfo]
+    def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ...) -> None: ...

@@ -1,0 +1,202 @@
+"""The `routemax` command line: serve, solve, evaluate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from solver.errors import BoardError, EvaluatorDisagreement
+from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, claims_from_recorded, evaluate
+from solver.examples import EXAMPLES, example_path
+from solver.optimiser import SolveOptions, SolveResult, solve
+from solver.snapshot import Position, board_from_snapshot, read_positions
+
+
+def _positions(file: str | None, example: str | None, position: int | None) -> Iterator[Position]:
+    path = example_path(example or "default") if file is None else Path(file)
+    for i, pos in enumerate(read_positions(path)):
+        if position is None or i == position:
+            yield pos
+
+
+def route_json(route: PricedRoute) -> dict[str, Any]:
+    """A route in the snapshot's id scheme."""
+    return {"train": route.train, "nodes": route.nodes, "legs": [list(leg.paths) for leg in route.legs],
+            "hexes": [list(leg.hexes) for leg in route.legs], "stop_revenues": route.stop_revenues,
+            "revenue": route.revenue}
+
+
+def solve_json(source: str, raw: dict[str, Any], result: SolveResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "source": source, "revenue": result.revenue, "status": result.status, "bound": result.bound,
+        "solve_ms": round(result.stats.get("solve_ms", 0.0), 3),
+        "routes": [route_json(r) for r in result.routes],
+    }
+    if "recorded" in raw:
+        out["recorded_revenue"] = raw["recorded"].get("routes_revenue")
+    if "plain_revenue" in raw:
+        out["plain_revenue"] = raw["plain_revenue"]
+    return out
+
+
+def _routes_table(title: str, routes: list[PricedRoute]) -> Table:
+    table = Table(title=title)
+    table.add_column("train")
+    table.add_column("stops (revenue)")
+    table.add_column("revenue", justify="right")
+    for r in routes:
+        stops = " - ".join(f"{n} ({v})" for n, v in zip(r.nodes, r.stop_revenues))
+        table.add_row(r.train, stops, str(r.revenue))
+    return table
+
+
+def _print_solve(console: Console, source: str, raw: dict[str, Any], result: SolveResult) -> None:
+    company = raw.get("company", {}).get("id", "?")
+    title = raw.get("source", {}).get("title", "")
+    console.print(_routes_table(f"{title} {source}: {company}", result.routes))
+    line = f"revenue [bold]{result.revenue}[/bold]  status {result.status}  bound {result.bound}  " \
+           f"{result.stats.get('solve_ms', 0.0):.1f} ms"
+    if "recorded" in raw:
+        line += f"  (recorded {raw['recorded'].get('routes_revenue')})"
+    console.print(line)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    console = Console(stderr=args.json)
+    counts: Counter[str] = Counter()
+    for pos in _positions(args.file, args.example, args.position):
+        counts["positions"] += 1
+        if pos.raw is None:
+            counts["errors"] += 1
+            _emit_error(args, console, pos.source, pos.error or "unreadable")
+            continue
+        try:
+            board = board_from_snapshot(pos.raw)
+            result = solve(board, SolveOptions(time_limit_s=args.time_limit))
+        except BoardError as exc:
+            counts["unsupported" if exc.field == "ruleset" else "errors"] += 1
+            _emit_error(args, console, pos.source, str(exc))
+            continue
+        except EvaluatorDisagreement as exc:
+            counts["disagreements"] += 1
+            _emit_error(args, console, pos.source, f"INTERNAL: {exc}")
+            continue
+        counts[result.status] += 1
+        if pos.raw.get("plain_revenue") is False:
+            counts["non_plain"] += 1
+        if args.json:
+            print(json.dumps(solve_json(pos.source, pos.raw, result)), flush=True)
+        else:
+            _print_solve(console, pos.source, pos.raw, result)
+    if counts["positions"] > 1 or not args.json:
+        console.print("summary: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    return 1 if counts["errors"] or counts["disagreements"] else 0
+
+
+def _emit_error(args: argparse.Namespace, console: Console, source: str, message: str) -> None:
+    if args.json:
+        print(json.dumps({"source": source, "error": message}), flush=True)
+    else:
+        console.print(f"[red]{source}: {message}[/red]")
+
+
+def _read_claims(path: str) -> list[ClaimedRoute]:
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    if isinstance(data, dict):
+        data = data.get("routes", [])
+    return claims_from_recorded({"routes": data})
+
+
+def evaluation_json(source: str, ev: Evaluation) -> dict[str, Any]:
+    return {"source": source, "legal": ev.legal, "revenue": ev.revenue,
+            "findings": [{"code": f.code, "message": f.message, "route": f.route, "hard": f.hard} for f in ev.findings],
+            "routes": [route_json(r) for r in ev.routes]}
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    console = Console()
+    bad = 0
+    for pos in _positions(args.file, args.example, args.position):
+        if pos.raw is None:
+            console.print(f"[red]{pos.source}: {pos.error}[/red]")
+            bad += 1
+            continue
+        board = board_from_snapshot(pos.raw)
+        claims = _read_claims(args.routes) if args.routes else claims_from_recorded(pos.raw.get("recorded", {}))
+        ev = evaluate(board, claims)
+        if args.json:
+            print(json.dumps(evaluation_json(pos.source, ev)), flush=True)
+            continue
+        console.print(_routes_table(f"{pos.source}: claimed routes", ev.routes))
+        console.print(f"legal: {'yes' if ev.legal else '[red]no[/red]'}   revenue by the rules: {ev.revenue}")
+        for f in ev.findings:
+            console.print(f"  {f.code}: {f.message}")
+        bad += 0 if ev.legal else 1
+    return 0 if bad == 0 else 2
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from server.app import create_server, default_address
+
+    host, port = default_address()
+    server, bound = create_server(args.host or host, args.port if args.port is not None else port)
+    print(f"routemax listening on {args.host or host}:{bound}", flush=True)
+    try:
+        server.wait_for_termination()
+    except KeyboardInterrupt:
+        server.stop(grace=1.0)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="routemax", description="Legal maximum train routes for 18xx games.")
+    sub = p.add_subparsers(dest="command")
+
+    s = sub.add_parser("serve", help="run the gRPC service")
+    s.add_argument("--host", default=None, help="listen address (default 127.0.0.1, or $ROUTEMAX_HOST)")
+    s.add_argument("--port", type=int, default=None, help="port (default 50051, or $ROUTEMAX_PORT)")
+    s.set_defaults(func=cmd_serve)
+
+    for name, func, helptext in (("solve", cmd_solve, "find the maximum revenue routes"),
+                                 ("evaluate", cmd_evaluate, "judge a route set (default: the recorded one)")):
+        c = sub.add_parser(name, help=helptext)
+        c.add_argument("file", nargs="?", help="snapshot .json or .jsonl.gz (default: the built-in example)")
+        c.add_argument("--example", choices=sorted(EXAMPLES), help="use a built-in example board")
+        c.add_argument("--position", type=int, default=None, help="only the N-th position (0-based) of the file")
+        c.add_argument("--json", action="store_true", help="one JSON object per position")
+        c.set_defaults(func=func)
+        if name == "solve":
+            c.add_argument("--time-limit", type=float, default=10.0, help="seconds per position (default 10)")
+        else:
+            c.add_argument("--routes", help="JSON file: a list of {train, nodes, legs} (snapshot ids)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["solve", *(argv or [])])
+    t0 = time.perf_counter()
+    try:
+        return args.func(args)
+    except (BoardError, OSError) as exc:
+        print(f"routemax: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if args.command != "serve" and not getattr(args, "json", False):
+            print(f"({time.perf_counter() - t0:.2f} s)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

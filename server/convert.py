@@ -1,0 +1,216 @@
+"""Mapping between the protobuf messages of `routemax.v1` and the solver's model."""
+
+from __future__ import annotations
+
+import json
+
+from routemax.v1 import routemax_pb2 as pb
+from solver.board import UNLIMITED, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
+from solver.errors import BoardError
+from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute
+from solver.optimiser import SolveResult
+from solver.route_rules import Finding
+from solver.snapshot import board_from_snapshot
+from solver.validate import validate_board
+
+STATUS = {"OPTIMAL": pb.OPTIMAL, "FEASIBLE": pb.FEASIBLE, "INFEASIBLE": pb.INFEASIBLE}
+
+
+def _end(msg: pb.PathEnd, where: str) -> PathEnd:
+    which = msg.WhichOneof("end")
+    if which == "edge":
+        return PathEnd(edge=msg.edge)
+    if which == "node":
+        return PathEnd(node=msg.node)
+    raise BoardError(where, "path end must be an edge or a node")
+
+
+def _train(msg: pb.Train, i: int) -> Train:
+    where = f"board.trains[{i}]"
+    spec = msg.distance.WhichOneof("spec")
+    rows: tuple[DistanceRow, ...] = ()
+    if spec == "stops":
+        unit, dist = "stops", msg.distance.stops
+    elif spec == "hexes":
+        unit, dist = "hexes", msg.distance.hexes
+    elif spec == "unlimited":
+        unit, dist = "stops", UNLIMITED
+    elif spec == "stops_by_type":
+        unit = "stops_by_type"
+        rows = tuple(DistanceRow(kinds=tuple(r.kinds), pay=r.pay, visit=r.visit if r.HasField("visit") else r.pay,
+                                 multiplier=r.multiplier or 1) for r in msg.distance.stops_by_type.rows)
+        dist = sum(r.visit for r in rows)
+    else:
+        raise BoardError(where + ".distance", "a train needs a distance (stops, stops_by_type, hexes or unlimited)")
+    if dist < 0:
+        raise BoardError(where + ".distance", "must not be negative")
+    return Train(id=msg.id, name=msg.name or msg.id, unit=unit, distance=dist, rows=rows,
+                 multiplier=msg.multiplier or 1, local=msg.local,
+                 requires_token=msg.requires_token if msg.HasField("requires_token") else True)
+
+
+def board_from_proto(msg: pb.Board) -> Board:
+    """Build and validate a model Board; BoardError names the offending field."""
+    hexes: dict[str, Hex] = {}
+    nodes: dict[str, Node] = {}
+    paths: dict[str, Path] = {}
+    for hmsg in msg.hexes:
+        hid = hmsg.id
+        if not hid:
+            raise BoardError("board.hexes[].id", "a hex needs an id")
+        if hid in hexes:
+            raise BoardError(f"board.hexes[{hid}].id", "duplicate hex id")
+        hx = Hex(id=hid, neighbors=dict(hmsg.neighbors), tile=hmsg.tile, color=hmsg.color, framed=hmsg.framed,
+                 location=hmsg.location)
+        for nmsg in hmsg.nodes:
+            if nmsg.id in nodes or not nmsg.id:
+                raise BoardError(f"board.hexes[{hid}].nodes[{nmsg.id}].id", "missing or duplicate node id")
+            tokens = [Token(corp=s.token.corp, status=s.token.status or "active", type=s.token.type or "normal")
+                      if s.HasField("token") else None for s in nmsg.tokens]
+            nodes[nmsg.id] = Node(
+                id=nmsg.id, hex=hid, kind=nmsg.kind, revenue=nmsg.revenue,
+                revenue_by_train=dict(nmsg.revenue_by_train),
+                visit_cost=nmsg.visit_cost if nmsg.HasField("visit_cost") else 1,
+                route=nmsg.route or "mandatory", groups=tuple(nmsg.groups), slots=nmsg.slots, tokens=tokens,
+                blocks=nmsg.blocks, terminal=nmsg.terminal, tokened_by_company=nmsg.tokened_by_company,
+                near_edge=nmsg.near_edge if nmsg.HasField("near_edge") else None, sig=nmsg.sig)
+            hx.nodes.append(nmsg.id)
+        for pmsg in hmsg.paths:
+            where = f"board.hexes[{hid}].paths[{pmsg.id}]"
+            if pmsg.id in paths or not pmsg.id:
+                raise BoardError(where + ".id", "missing or duplicate path id")
+            if len(pmsg.lanes) not in (0, 2):
+                raise BoardError(where + ".lanes", "give no lanes or exactly two")
+            lanes = (((pmsg.lanes[0].width, pmsg.lanes[0].index), (pmsg.lanes[1].width, pmsg.lanes[1].index))
+                     if pmsg.lanes else ((1, 0), (1, 0)))
+            paths[pmsg.id] = Path(id=pmsg.id, hex=hid, a=_end(pmsg.a, where + ".a"), b=_end(pmsg.b, where + ".b"),
+                                  track=pmsg.track or "broad", lanes=lanes, terminal=pmsg.terminal,
+                                  ignore=pmsg.ignore, ignore_gauge_walk=pmsg.ignore_gauge_walk)
+            hx.paths.append(pmsg.id)
+        hexes[hid] = hx
+    board = Board(
+        ruleset=msg.ruleset or "standard", company=msg.company.id, hexes=hexes, nodes=nodes, paths=paths,
+        trains=[_train(t, i) for i, t in enumerate(msg.trains)], phase=msg.phase.name, layout=msg.layout or "pointy",
+        company_tokens=[(t.hex, t.node) for t in msg.company.tokens],
+        source={"title": msg.source.title, "fixture": msg.source.fixture, "action_id": msg.source.action_id}
+        if msg.HasField("source") else {},
+    )
+    try:
+        validate_board(board)
+    except BoardError as exc:
+        field = exc.field if exc.field.startswith("board.") else "board." + exc.field
+        raise BoardError(field, exc.message) from exc
+    return board
+
+
+def board_from_request(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
+    """The board of a Solve or Evaluate request, from `board` or `snapshot_json`."""
+    which = req.WhichOneof("input")
+    if which == "board":
+        return board_from_proto(req.board)
+    if which == "snapshot_json":
+        try:
+            raw = json.loads(req.snapshot_json)
+        except json.JSONDecodeError as exc:
+            raise BoardError("snapshot_json", f"not valid JSON: {exc.msg}") from exc
+        if not isinstance(raw, dict):
+            raise BoardError("snapshot_json", "must be a JSON object")
+        try:
+            return board_from_snapshot(raw)
+        except BoardError as exc:
+            raise BoardError("snapshot_json." + exc.field, exc.message) from exc
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BoardError("snapshot_json", f"malformed snapshot ({exc!r})") from exc
+    raise BoardError("board", "give a board or snapshot_json")
+
+
+def board_to_proto(board: Board) -> pb.Board:
+    """The protobuf form of a model Board (for clients and tests)."""
+    msg = pb.Board(ruleset=board.ruleset, layout=board.layout, phase=pb.Phase(name=board.phase),
+                   company=pb.Company(id=board.company,
+                                      tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]))
+    if board.source:
+        msg.source.CopyFrom(pb.Source(title=str(board.source.get("title", "")),
+                                      fixture=str(board.source.get("fixture", "")),
+                                      action_id=int(board.source.get("action_id", 0) or 0)))
+    for t in board.trains:
+        tm = msg.trains.add(id=t.id, name=t.name, multiplier=t.multiplier, local=t.local,
+                            requires_token=t.requires_token)
+        if t.unit == "stops_by_type":
+            for r in t.rows:
+                tm.distance.stops_by_type.rows.add(kinds=list(r.kinds), pay=r.pay, visit=r.visit,
+                                                   multiplier=r.multiplier)
+        elif t.unit == "hexes":
+            tm.distance.hexes = t.distance
+        elif t.unit == "none" or t.distance >= UNLIMITED:
+            tm.distance.unlimited.SetInParent()
+        else:
+            tm.distance.stops = t.distance
+    for hx in board.hexes.values():
+        hm = msg.hexes.add(id=hx.id, tile=hx.tile, color=hx.color, framed=hx.framed, location=hx.location)
+        for e, other in hx.neighbors.items():
+            hm.neighbors[e] = other
+        for nid in hx.nodes:
+            n = board.nodes[nid]
+            nm = hm.nodes.add(id=n.id, kind=n.kind, revenue=n.revenue, visit_cost=n.visit_cost, route=n.route,
+                              groups=list(n.groups), slots=n.slots, blocks=n.blocks, terminal=n.terminal,
+                              tokened_by_company=n.tokened_by_company, sig=n.sig)
+            nm.revenue_by_train.update(n.revenue_by_train)
+            if n.near_edge is not None:
+                nm.near_edge = n.near_edge
+            for tok in n.tokens:
+                slot = nm.tokens.add()
+                if tok is not None:
+                    slot.token.CopyFrom(pb.Token(corp=tok.corp, status=tok.status, type=tok.type))
+        for pid in hx.paths:
+            p = board.paths[pid]
+            pm = hm.paths.add(id=p.id, track=p.track, terminal=p.terminal, ignore=p.ignore,
+                              ignore_gauge_walk=p.ignore_gauge_walk)
+            for end, target in ((p.a, pm.a), (p.b, pm.b)):
+                if end.is_edge:
+                    target.edge = end.edge  # type: ignore[assignment]
+                else:
+                    target.node = end.node  # type: ignore[assignment]
+            if p.lanes != ((1, 0), (1, 0)):
+                for w, i in p.lanes:
+                    pm.lanes.add(width=w, index=i)
+    return msg
+
+
+def route_to_proto(route: PricedRoute) -> pb.Route:
+    return pb.Route(
+        train=route.train, nodes=route.nodes,
+        legs=[pb.Leg(paths=list(leg.paths), hexes=list(leg.hexes)) for leg in route.legs],
+        stops=[pb.Stop(node=n, revenue=v) for n, v in zip(route.nodes, route.stop_revenues)],
+        revenue=route.revenue)
+
+
+def finding_to_proto(f: Finding) -> pb.Finding:
+    return pb.Finding(code=f.code, message=f.message, route=f.route, hard=f.hard)
+
+
+def solve_response(result: SolveResult) -> pb.SolveResponse:
+    s = result.stats
+    return pb.SolveResponse(
+        revenue=result.revenue, status=STATUS[result.status], bound=result.bound,
+        routes=[route_to_proto(r) for r in result.routes],
+        stats=pb.SolveStats(solve_ms=s.get("solve_ms", 0.0), enumerate_ms=s.get("enumerate_ms", 0.0),
+                            candidates=int(s.get("candidates", 0)),
+                            candidates_after_prune=int(s.get("after_prune", 0)),
+                            train_classes=int(s.get("classes", 0))))
+
+
+def evaluate_response(ev: Evaluation) -> pb.EvaluateResponse:
+    return pb.EvaluateResponse(legal=ev.legal, revenue=ev.revenue, routes=[route_to_proto(r) for r in ev.routes],
+                               findings=[finding_to_proto(f) for f in ev.findings])
+
+
+def claims_from_proto(routes: list[pb.ClaimedRoute]) -> list[ClaimedRoute]:
+    """Claimed routes; a leg given with paths is checked path by path, one with hexes only is resolved."""
+    out = []
+    for r in routes:
+        by_paths = all(leg.paths for leg in r.legs)
+        out.append(ClaimedRoute(train=r.train, nodes=list(r.nodes),
+                                legs=[list(leg.paths) for leg in r.legs] if by_paths else [],
+                                connections=[] if by_paths else [list(leg.hexes) for leg in r.legs]))
+    return out

@@ -1,0 +1,64 @@
+"""The gRPC RouteService: validates input, runs the solver, maps errors to status codes."""
+
+from __future__ import annotations
+
+import logging
+
+import grpc
+
+from routemax.v1 import routemax_pb2 as pb
+from routemax.v1 import routemax_pb2_grpc as pb_grpc
+from server import convert
+from solver.errors import BoardError, EvaluatorDisagreement
+from solver.evaluator import evaluate
+from solver.optimiser import SolveOptions, solve
+from solver.rulesets import RULESETS
+
+log = logging.getLogger(__name__)
+DEFAULT_TIME_LIMIT_S = 10.0
+DEADLINE_SHARE = 0.8  # of the remaining gRPC deadline given to the search
+
+
+def time_budget(requested: float, context: grpc.ServicerContext) -> float:
+    """The search time: the request's limit (or the default), cut to fit the call's deadline."""
+    budget = requested if requested > 0 else DEFAULT_TIME_LIMIT_S
+    remaining = context.time_remaining()
+    if remaining is not None:
+        budget = min(budget, max(0.01, remaining * DEADLINE_SHARE))
+    return budget
+
+
+class RouteService(pb_grpc.RouteServiceServicer):
+    """Solve, Evaluate and ListRulesets."""
+
+    def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
+        if request.time_limit_s < 0:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "time_limit_s: must not be negative")
+        board = self._board(request, context)
+        try:
+            result = solve(board, SolveOptions(time_limit_s=time_budget(request.time_limit_s, context)))
+        except EvaluatorDisagreement as exc:
+            log.error("evaluator disagreement: %s", exc)
+            context.abort(grpc.StatusCode.INTERNAL, f"optimiser and evaluator disagree: {exc}")
+        return convert.solve_response(result)
+
+    def Evaluate(self, request: pb.EvaluateRequest, context: grpc.ServicerContext) -> pb.EvaluateResponse:
+        board = self._board(request, context)
+        for i, r in enumerate(request.routes):
+            if not r.train:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"routes[{i}].train: missing train id")
+            if not r.nodes:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"routes[{i}].nodes: a route needs its stops")
+        return convert.evaluate_response(evaluate(board, convert.claims_from_proto(list(request.routes))))
+
+    def ListRulesets(self, request: pb.ListRulesetsRequest, context: grpc.ServicerContext) -> pb.ListRulesetsResponse:
+        return pb.ListRulesetsResponse(rulesets=[pb.RulesetInfo(name=r.name, description=r.description,
+                                                                train_kinds=list(r.train_kinds))
+                                                 for r in RULESETS.values()])
+
+    @staticmethod
+    def _board(request, context: grpc.ServicerContext):
+        try:
+            return convert.board_from_request(request)
+        except BoardError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
