@@ -7,6 +7,7 @@ editing a `.proto` file.
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from importlib import resources
 from pathlib import Path
@@ -17,15 +18,21 @@ PROTO_FILES = ["routemax/v1/routemax.proto"]
 
 
 def generate(out_dir: Path) -> None:
-    """Run protoc (from grpcio-tools) over PROTO_FILES into out_dir."""
-    from grpc_tools import protoc
+    """Run protoc (from grpcio-tools) over PROTO_FILES into out_dir.
 
-    include = str(resources.files("grpc_tools") / "_proto")
+    protoc runs in its own process: its bundled protobuf runtime cannot share a process with
+    the one OR-Tools loads.
+    """
+    import grpc_tools
+
+    include = str(resources.files(grpc_tools) / "_proto")
     for rel in PROTO_FILES:
-        args = ["protoc", f"-I{PROTO_DIR}", f"-I{include}", f"--python_out={out_dir}", f"--pyi_out={out_dir}",
-                f"--grpc_python_out={out_dir}", str(PROTO_DIR / rel)]
-        if protoc.main(args) != 0:
-            raise RuntimeError(f"protoc failed on {rel}")
+        args = [sys.executable, "-m", "grpc_tools.protoc", f"-I{PROTO_DIR}", f"-I{include}",
+                f"--python_out={out_dir}", f"--pyi_out={out_dir}", f"--grpc_python_out={out_dir}",
+                str(PROTO_DIR / rel)]
+        done = subprocess.run(args, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"protoc failed on {rel}: {done.stderr}")
 
 
 def main() -> int:

@@ -4,6 +4,7 @@ depth-first walk over the leg graph, with track usage as a bit mask for fast pac
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -11,10 +12,6 @@ from solver.board import Board, Node, Train
 from solver.legs import Leg, walk_legs
 from solver.route_rules import train_findings
 from solver.train_rules import route_stop_revenues, stop_revenue, within_distance
-
-
-class TooManyCandidates(RuntimeError):
-    """The enumeration passed its cap; the caller decides what to do."""
 
 
 @dataclass
@@ -48,6 +45,9 @@ def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None) 
     return LegGraph(legs_from=legs_from, masks=masks, key_bits=key_bits)
 
 
+RouteShape = tuple[tuple[str, ...], tuple[Leg, ...], int, int]  # nodes, legs, track mask, hex crossings
+
+
 @dataclass
 class Candidate:
     """A legal route shape and, per train class that may run it, its stop revenues."""
@@ -58,14 +58,19 @@ class Candidate:
     revenue: dict[int, list[int]] = field(default_factory=dict)  # class index -> stop revenues
 
 
-def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train],
-                     cap: int = 2_000_000) -> list[tuple[tuple[str, ...], tuple[Leg, ...], int, int]]:
-    """Every route (one direction only) that passes the per-route rules for at least one train.
+class _Stop(Exception):
+    """Raised inside the walk when the cap or the deadline is reached."""
+
+
+def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap: int = 2_000_000,
+                     deadline: float | None = None) -> tuple[list[RouteShape], bool]:
+    """Every route (one direction only) that passes the shape rules and fits some train's distance,
+    and whether the list is complete (False when the cap or the deadline cut it short).
 
     Routes are grown stop by stop and abandoned as soon as no train's distance admits them.
     """
     nodes = board.nodes
-    out: list[tuple[tuple[str, ...], tuple[Leg, ...], int, int]] = []
+    out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
 
     def fits_some(stops: list[Node], crossings: int) -> bool:
@@ -95,21 +100,26 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train],
             legs.append(leg)
             if order[path[0]] < order[nxt]:
                 out.append((tuple(path), tuple(legs), mask | graph.mask(leg), new_cross))
-                if len(out) > cap:
-                    raise TooManyCandidates(f"more than {cap} candidate routes")
+                if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
+                                       and time.monotonic() > deadline):
+                    raise _Stop
             grow(path, legs, mask | graph.mask(leg), new_stops, groups | set(node.groups), new_cross)
             path.pop()
             legs.pop()
 
-    for start in graph.legs_from:
-        node = nodes[start]
-        if node.route == "never":
-            continue
-        grow([start], [], 0, [node], set(node.groups), 0)
-    return out
+    try:
+        for start in graph.legs_from:
+            node = nodes[start]
+            if node.route == "never":
+                continue
+            grow([start], [], 0, [node], set(node.groups), 0)
+    except _Stop:
+        return out, False
+    return out, True
 
 
-def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000) -> list[Candidate]:
+def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
+                     deadline: float | None = None) -> tuple[list[Candidate], bool]:
     """Legal routes with their revenue per train class. The walk already obeys the shape rules
     (`route_rules.shape_findings`); a route is kept for a class if it also passes the train's
     rules (`route_rules.train_findings`) and earns something."""
@@ -118,7 +128,12 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if plain[ci] else {}
                 for ci, t in enumerate(classes)]
     cache: dict[tuple[int, frozenset[str]], list[int]] = {}
-    for nodes_, legs, mask, crossings in enumerate_routes(board, graph, classes, cap):
+    walk_deadline = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) * 0.5
+    shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline)
+    for k, (nodes_, legs, mask, crossings) in enumerate(shapes):
+        if deadline is not None and k % 256 == 255 and time.monotonic() > deadline:
+            complete = False
+            break
         stops = [board.nodes[n] for n in nodes_]
         cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
         for ci, train in enumerate(classes):
@@ -149,4 +164,4 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                     cand.revenue[ci] = stops_rev
             if cand.revenue:
                 cands.append(cand)
-    return cands
+    return cands, complete

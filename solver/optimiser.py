@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from solver.board import Board, Train
-from solver.candidates import Candidate, TooManyCandidates, build_leg_graph, candidate_routes
+from solver.candidates import Candidate, build_leg_graph, candidate_routes
 from solver.errors import EvaluatorDisagreement
 from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, evaluate
 
@@ -171,12 +171,8 @@ def solve(board: Board, opts: SolveOptions | None = None) -> SolveResult:
     reps, members = train_classes(board.trains)
     counts = [len(m) for m in members]
     graph = build_leg_graph(board)
-    exhaustive = True
-    try:
-        cands = candidate_routes(board, graph, reps, opts.candidate_cap)
-    except TooManyCandidates:
-        exhaustive = False
-        cands = candidate_routes(board, graph, reps, opts.candidate_cap * 2)[: opts.candidate_cap]
+    # finding candidates may use most of the time; the packing keeps at least a fifth of it
+    cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, t0 + opts.time_limit_s * 0.8)
     t1 = time.monotonic()
     stats: dict[str, float] = {"candidates": float(len(cands)), "classes": float(len(reps)),
                                "enumerate_ms": (t1 - t0) * 1000.0}

@@ -1,0 +1,113 @@
+"""A small builder of hand-made boards in the corpus snapshot format, for tests."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from solver.board import Board
+from solver.snapshot import SNAPSHOT_FORMAT, board_from_snapshot
+
+
+class BoardBuilder:
+    """Build a `18xx-route-snapshot/1` object hex by hex.
+
+    Hexes are linked with `link(a, edge, b)`: edge `e` of a meets edge `(e+3) % 6` of b.
+    Node ids follow the corpus scheme `<hex>.city<i>`, `<hex>.town<i>`, `<hex>.offboard<i>`.
+    """
+
+    def __init__(self, company: str = "A") -> None:
+        self.company = company
+        self.hexes: dict[str, dict[str, Any]] = {}
+        self.trains: list[dict[str, Any]] = []
+        self.tokens: list[dict[str, str]] = []
+
+    def hex(self, hex_id: str, **extra: Any) -> dict[str, Any]:
+        if hex_id not in self.hexes:
+            self.hexes[hex_id] = {"id": hex_id, "tile": hex_id, "color": "yellow", "rotation": 0,
+                                  "neighbors": {}, "nodes": [], "paths": [], **extra}
+        return self.hexes[hex_id]
+
+    def link(self, a: str, edge: int, b: str) -> None:
+        self.hex(a)["neighbors"][str(edge)] = b
+        self.hex(b)["neighbors"][str((edge + 3) % 6)] = a
+
+    def _node(self, hex_id: str, kind: str, revenue: int, **fields: Any) -> str:
+        h = self.hex(hex_id)
+        i = sum(1 for n in h["nodes"] if n["kind"] == kind)
+        nid = f"{hex_id}.{kind}{i}"
+        node = {"id": nid, "sig": f"{hex_id}-{len(h['nodes'])}", "kind": kind, "revenue": revenue,
+                "visit_cost": 1, "exits": [], "blocks": False, "terminal": False}
+        node.update(fields)
+        h["nodes"].append(node)
+        return nid
+
+    def city(self, hex_id: str, revenue: int, token: bool = False, blocked: bool = False, slots: int = 1,
+             **fields: Any) -> str:
+        """A city; `token` puts the company's token in it, `blocked` fills it with another company's."""
+        tokens: list[dict[str, str] | None] = [None] * slots
+        if token:
+            tokens[0] = {"corp": self.company}
+        elif blocked:
+            tokens = [{"corp": "OTHER"}] * slots
+        nid = self._node(hex_id, "city", revenue, slots=slots, tokens=tokens, tokened_by_company=token,
+                         blocks=blocked, terminal=blocked, **fields)
+        if token:
+            self.tokens.append({"hex": hex_id, "node": nid})
+        return nid
+
+    def town(self, hex_id: str, revenue: int, **fields: Any) -> str:
+        return self._node(hex_id, "town", revenue, **fields)
+
+    def offboard(self, hex_id: str, revenue: int, **fields: Any) -> str:
+        return self._node(hex_id, "offboard", revenue, blocks=True, terminal=True, **fields)
+
+    def path(self, hex_id: str, a: int | str, b: int | str, **fields: Any) -> str:
+        h = self.hex(hex_id)
+        pid = f"{hex_id}.p{len(h['paths'])}"
+        h["paths"].append({"id": pid, "a": a, "b": b, "track": "broad", **fields})
+        return pid
+
+    def train(self, train_id: str, distance: int | list[dict[str, Any]] = 2, unit: str | None = None,
+              name: str | None = None, **fields: Any) -> str:
+        if unit is None:
+            unit = "stops_by_type" if isinstance(distance, list) else "stops"
+        self.trains.append({"id": train_id, "name": name or train_id.split("-")[0], "distance": distance,
+                            "distance_unit": unit, "requires_token": True, **fields})
+        return train_id
+
+    def snapshot(self) -> dict[str, Any]:
+        return copy.deepcopy({
+            "format": SNAPSHOT_FORMAT,
+            "source": {"title": "test", "fixture": "hand-built", "action_id": 0},
+            "layout": "pointy",
+            "phase": {"name": "test", "tiles": ["yellow"]},
+            "company": {"id": self.company, "type": "corporation", "tokens": self.tokens},
+            "rules": {"overridden_route_hooks": []},
+            "trains": self.trains,
+            "hexes": list(self.hexes.values()),
+        })
+
+    def board(self) -> Board:
+        return board_from_snapshot(self.snapshot())
+
+
+def line(builder: BoardBuilder, hex_ids: list[str]) -> None:
+    """Link hexes left to right (edge 4 of each meets edge 1 of the next)."""
+    for a, b in zip(hex_ids, hex_ids[1:]):
+        builder.link(a, 4, b)
+
+
+def chain_board(revenues: list[int], token_at: int = 0) -> tuple[BoardBuilder, list[str]]:
+    """A row of one-city hexes joined by straight track; returns the builder and the city ids."""
+    b = BoardBuilder()
+    hexes = [f"H{i}" for i in range(len(revenues))]
+    line(b, hexes)
+    cities = []
+    for i, (h, rev) in enumerate(zip(hexes, revenues)):
+        cities.append(b.city(h, rev, token=(i == token_at)))
+        if i > 0:
+            b.path(h, 1, cities[-1])
+        if i < len(hexes) - 1:
+            b.path(h, cities[-1], 4)
+    return b, cities

@@ -1,0 +1,48 @@
+"""Shared fixtures: the corpus location and a real gRPC server on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from routemax.v1 import routemax_pb2_grpc as pb_grpc
+from server.app import create_server
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = Path(os.environ.get("ROUTEMAX_CORPUS", REPO.parent / "shared" / "corpus"))
+
+
+@pytest.fixture(scope="session")
+def server_port() -> Iterator[int]:
+    server, port = create_server("127.0.0.1", 0)
+    yield port
+    server.stop(grace=None)
+
+
+@pytest.fixture(scope="session")
+def channel(server_port: int) -> Iterator[grpc.Channel]:
+    with grpc.insecure_channel(f"127.0.0.1:{server_port}") as ch:
+        grpc.channel_ready_future(ch).result(timeout=10)
+        yield ch
+
+
+@pytest.fixture()
+def stub(channel: grpc.Channel) -> pb_grpc.RouteServiceStub:
+    return pb_grpc.RouteServiceStub(channel)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
+    """Print the corpus tally (plain and non-plain positions counted apart) when the corpus ran."""
+    from tests import test_corpus
+
+    tally = getattr(test_corpus, "TALLY", None)
+    if tally:
+        terminalreporter.write_line(
+            "corpus: {plain} plain positions ({plain_above_recorded} above the recorded run), "
+            "{non_plain} non-plain positions counted apart; {anchors} legal AutoRouter results compared".format(
+                plain=tally["plain"], plain_above_recorded=tally["plain_above_recorded"],
+                non_plain=tally["non_plain"], anchors=tally["anchors_compared"]))
