@@ -55,7 +55,8 @@ def test_corpus_file(path: Path) -> None:
                   for r in result.routes]
         again = evaluate(board, claims)
         if not again.legal or again.revenue != result.revenue:
-            problems.append(f"{pos.source}: optimiser routes rejected or repriced ({again.revenue} vs {result.revenue})")
+            problems.append(f"{pos.source}: optimiser routes rejected or repriced "
+                            f"({again.revenue} vs {result.revenue})")
         if result.status != "OPTIMAL":
             problems.append(f"{pos.source}: status {result.status}")
         if not recorded.legal:
