@@ -1,0 +1,60 @@
+"""Solve time per corpus position, by title: one benchmark round per position.
+
+Run: `python -m pytest benchmarks --benchmark-only`. The median and max columns are per
+position; `extra_info` carries p99, and the AutoRouter's median on the same positions.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from itertools import count
+
+import pytest
+
+from benchmarks.conftest import CORPUS, boards_by_title
+from solver.optimiser import SolveOptions, solve
+
+BOARDS = boards_by_title()
+
+
+def _autorouter_seconds() -> dict[tuple[str, int], float]:
+    out = {}
+    with (CORPUS.parent / "anchors" / "autorouter.jsonl").open() as fh:
+        for line in fh:
+            a = json.loads(line)
+            out[(a["fixture_path"], a["action_id"])] = a["total_seconds"]
+    return out
+
+
+AUTOROUTER = _autorouter_seconds()
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+@pytest.mark.parametrize("title", sorted(BOARDS))
+def test_solve_positions_of_title(benchmark, title: str) -> None:
+    boards = BOARDS[title]
+    nxt = count()
+    times: list[float] = []
+
+    def setup():
+        return (boards[next(nxt) % len(boards)],), {}
+
+    def run(board):
+        result = solve(board, SolveOptions(time_limit_s=60))
+        times.append(result.stats["solve_ms"])
+        return result
+
+    benchmark.pedantic(run, setup=setup, rounds=len(boards), iterations=1, warmup_rounds=0)
+    ar = [AUTOROUTER[(b.source["fixture_path"], b.source["action_id"])] * 1000 for b in boards
+          if (b.source.get("fixture_path"), b.source.get("action_id")) in AUTOROUTER]
+    benchmark.extra_info.update({
+        "positions": len(boards), "median_ms": round(statistics.median(times), 2), "p99_ms": round(_p99(times), 2),
+        "autorouter_median_ms": round(statistics.median(ar), 2) if ar else None,
+        "autorouter_p99_ms": round(_p99(ar), 2) if ar else None,
+    })
+    assert len(times) == len(boards)
