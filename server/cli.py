@@ -134,6 +134,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         board = board_from_snapshot(pos.raw)
         claims = _read_claims(args.routes) if args.routes else claims_from_recorded(pos.raw.get("recorded", {}))
         ev = evaluate(board, claims)
+        bad += 0 if ev.legal else 1
         if args.json:
             print(json.dumps(evaluation_json(pos.source, ev)), flush=True)
             continue
@@ -141,7 +142,6 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         console.print(f"legal: {'yes' if ev.legal else '[red]no[/red]'}   revenue by the rules: {ev.revenue}")
         for f in ev.findings:
             console.print(f"  {f.code}: {f.message}")
-        bad += 0 if ev.legal else 1
     return 0 if bad == 0 else 2
 
 

@@ -74,18 +74,21 @@ def check_route(board: Board, train: Train, nodes: Sequence[str], legs: Sequence
 
 
 def shared_track(legs_by_route: Sequence[Sequence[Leg]]) -> list[Finding]:
-    """Findings for track used twice over all routes of the set (including within one route)."""
+    """One finding per pair of routes (or route with itself) that use the same track."""
     owner: dict[tuple, int] = {}
-    out: list[Finding] = []
+    clashes: dict[tuple[int, int], list[tuple]] = {}
     for r, legs in enumerate(legs_by_route):
         for leg in legs:
             for key in sorted(leg.keys, key=repr):
                 if key in owner:
-                    other = owner[key]
-                    where = "itself" if other == r else f"route {other + 1}"
-                    out.append(Finding("SHARED_TRACK", f"route {r + 1} reuses track {_key_text(key)} of {where}", r))
+                    clashes.setdefault((owner[key], r), []).append(key)
                 else:
                     owner[key] = r
+    out: list[Finding] = []
+    for (first, r), keys in clashes.items():
+        where = "itself" if first == r else f"route {first + 1}"
+        places = ", ".join(_key_text(k) for k in keys)
+        out.append(Finding("SHARED_TRACK", f"route {r + 1} reuses track of {where}: {places}", r))
     return out
 
 

@@ -1,0 +1,70 @@
+"""The `routemax` command line, in process and once through the real entry point."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from server.cli import main
+from solver.examples import example_path
+from tests.conftest import CORPUS, REPO
+
+
+def test_readme_main_command_solves_the_built_in_example() -> None:
+    done = subprocess.run([sys.executable, "-m", "routemax", "solve"], capture_output=True, text=True, cwd=REPO,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "OPTIMAL" in done.stdout
+    recorded = json.loads(example_path("1830").read_text())["recorded"]["routes_revenue"]
+    assert f"recorded {recorded}" in done.stdout
+
+
+def test_solve_json_has_the_documented_fields(capsys) -> None:
+    assert main(["solve", str(example_path("1871")), "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 1
+    out = lines[0]
+    for key in ("source", "revenue", "status", "bound", "solve_ms", "routes"):
+        assert key in out
+    assert out["status"] == "OPTIMAL" and out["revenue"] >= out["recorded_revenue"]
+    for r in out["routes"]:
+        assert set(r) >= {"train", "nodes", "legs", "hexes", "revenue"}
+        assert len(r["legs"]) == len(r["nodes"]) - 1
+
+
+def test_solve_jsonl_reports_a_malformed_line_and_goes_on(tmp_path: Path, capsys) -> None:
+    src = CORPUS / "1889" / "962.jsonl.gz"
+    with gzip.open(src, "rt") as fh:
+        lines = [next(fh) for _ in range(3)]
+    bad = tmp_path / "mixed.jsonl.gz"
+    with gzip.open(bad, "wt") as fh:
+        fh.write(lines[0] + "{broken\n" + lines[1] + lines[2])
+    assert main(["solve", str(bad), "--json"]) == 1
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(out) == 4
+    assert out[1]["source"].endswith("mixed.jsonl.gz:2") and "not valid JSON" in out[1]["error"]
+    assert [o["status"] for i, o in enumerate(out) if i != 1] == ["OPTIMAL"] * 3
+
+
+def test_position_selects_one_position(capsys) -> None:
+    assert main(["solve", str(CORPUS / "1889" / "962.jsonl.gz"), "--position", "2", "--json"]) == 0
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(out) == 1 and out[0]["source"].endswith(":3")
+
+
+def test_evaluate_recorded_and_claimed_routes(tmp_path: Path, capsys) -> None:
+    assert main(["evaluate", "--json"]) == 0
+    ok = json.loads(capsys.readouterr().out)
+    assert ok["legal"] is True and ok["findings"] == []
+    snap = json.loads(example_path("1830").read_text())
+    route = snap["recorded"]["routes"][0]
+    other = next(t["id"] for t in snap["trains"] if t["id"] != route["train"])
+    claims = tmp_path / "routes.json"
+    claims.write_text(json.dumps([route, {**route, "train": other}]))
+    assert main(["evaluate", "--routes", str(claims), "--json"]) == 2
+    bad = json.loads(capsys.readouterr().out)
+    assert bad["legal"] is False
+    assert "SHARED_TRACK" in {f["code"] for f in bad["findings"]}
