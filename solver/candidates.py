@@ -62,6 +62,17 @@ class _Stop(Exception):
     """Raised inside the walk when the cap or the deadline is reached."""
 
 
+def _distance_gate(trains: Sequence[Train]):
+    """A test `(stops, crossings, cost) -> bool`: does some train's distance admit this route?
+    Uses the running visit cost when every train counts plain stops."""
+    if any(t.unit == "none" for t in trains):
+        return lambda stops, crossings, cost: True
+    if all(t.unit == "stops" for t in trains):
+        longest = max(t.distance for t in trains)
+        return lambda stops, crossings, cost: cost <= longest
+    return lambda stops, crossings, cost: any(within_distance(t, stops, crossings, cost) for t in trains)
+
+
 def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap: int = 2_000_000,
                      deadline: float | None = None) -> tuple[list[RouteShape], bool]:
     """Every route (one direction only) that passes the shape rules and fits some train's distance,
@@ -72,47 +83,48 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     nodes = board.nodes
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
+    fits = _distance_gate(trains) if trains else (lambda stops, crossings, cost: False)
+    steps = {nid: [(leg, graph.mask(leg), nodes[leg.b]) for leg in legs] for nid, legs in graph.legs_from.items()}
 
-    def fits_some(stops: list[Node], crossings: int) -> bool:
-        return any(within_distance(t, stops, crossings) for t in trains)
-
-    def grow(path: list[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str], crossings: int) -> None:
-        last = path[-1]
-        if len(path) > 1:
-            lnode = nodes[last]
-            if lnode.terminal or lnode.blocks:
+    def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
+             crossings: int, cost: int) -> None:
+        n_legs = len(legs)
+        if n_legs:
+            lnode = stops[-1]
+            if lnode.terminal or lnode.blocks or not legs[-1].may_stand(n_legs - 1, n_legs + 1):
                 return
-            prev = legs[-1]
-            if not prev.may_stand(len(legs) - 1, len(legs) + 1):
-                return
-        for leg in graph.legs_from[last]:
-            nxt = leg.b
-            if nxt in path or graph.mask(leg) & mask or not leg.may_stand(len(legs), len(legs) + 1):
+        first = order[path[0]]
+        for leg, leg_mask, node in steps[path[-1]]:
+            if leg_mask & mask or node.id in seen or not leg.may_stand(n_legs, n_legs + 1):
                 continue
-            node = nodes[nxt]
-            if node.route == "never" or any(g in groups for g in node.groups):
+            if node.route == "never" or (node.groups and any(g in groups for g in node.groups)):
                 continue
-            new_stops = stops + [node]
+            stops.append(node)
             new_cross = crossings + leg.crossings
-            if not fits_some(new_stops, new_cross):
-                continue
-            path.append(nxt)
-            legs.append(leg)
-            if order[path[0]] < order[nxt]:
-                out.append((tuple(path), tuple(legs), mask | graph.mask(leg), new_cross))
-                if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
-                                       and time.monotonic() > deadline):
-                    raise _Stop
-            grow(path, legs, mask | graph.mask(leg), new_stops, groups | set(node.groups), new_cross)
-            path.pop()
-            legs.pop()
+            new_cost = cost + node.visit_cost
+            if fits(stops, new_cross, new_cost):
+                path.append(node.id)
+                legs.append(leg)
+                seen.add(node.id)
+                new_mask = mask | leg_mask
+                if first < order[node.id]:
+                    out.append((tuple(path), tuple(legs), new_mask, new_cross))
+                    if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
+                                           and time.monotonic() > deadline):
+                        raise _Stop
+                grow(path, seen, legs, new_mask, stops, groups | set(node.groups) if node.groups else groups,
+                     new_cross, new_cost)
+                seen.discard(node.id)
+                path.pop()
+                legs.pop()
+            stops.pop()
 
     try:
         for start in graph.legs_from:
             node = nodes[start]
             if node.route == "never":
                 continue
-            grow([start], [], 0, [node], set(node.groups), 0)
+            grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost)
     except _Stop:
         return out, False
     return out, True

@@ -41,15 +41,16 @@ def pour_fits(rows: Sequence[DistanceRow], nodes: Sequence[Node]) -> bool:
     return True
 
 
-def within_distance(train: Train, nodes: Sequence[Node], crossings: int) -> bool:
-    """Whether a route over `nodes` crossing `crossings` hex boundaries fits the train's distance."""
+def within_distance(train: Train, nodes: Sequence[Node], crossings: int, cost: int | None = None) -> bool:
+    """Whether a route over `nodes` crossing `crossings` hex boundaries fits the train's distance.
+    `cost`, when given, is the precomputed sum of the nodes' visit costs."""
     if train.unit == "none":
         return True
     if train.unit == "hexes":
         return crossings <= train.distance
     if train.unit == "stops_by_type":
         return pour_fits(train.rows, nodes)
-    return sum(n.visit_cost for n in nodes) <= train.distance
+    return (sum(n.visit_cost for n in nodes) if cost is None else cost) <= train.distance
 
 
 def _row_of(rows: Sequence[DistanceRow], kind: str, used: list[int]) -> int | None:
