@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from solver.board import Board
-from solver.legs import Leg, leg_from_paths, walk_legs
+from solver.legs import REUSED_TRACK, Leg, leg_from_paths, walk_legs
 from solver.route_rules import Finding, check_route, shared_track
 from solver.train_rules import route_stop_revenues
 
@@ -66,7 +66,8 @@ def _resolve_legs(board: Board, claim: ClaimedRoute, index: int) -> tuple[list[L
         leg = (leg_from_paths(board, a, b, claim.legs[i]) if claim.legs
                else _resolve_by_hexes(board, a, b, claim.connections[i]))
         if isinstance(leg, str):
-            findings.append(Finding("BROKEN_LEG", f"leg {i + 1} ({a} to {b}): {leg}", index))
+            code = "SHARED_TRACK" if leg == REUSED_TRACK else "BROKEN_LEG"
+            findings.append(Finding(code, f"leg {i + 1} ({a} to {b}): {leg}", index))
         else:
             legs.append(leg)
     return legs, findings

@@ -102,11 +102,16 @@ class _Walker:
         for p in _paths_at(board, node.hex, PathEnd(node=node_id)):
             if p.ignore or not self.usable(p):
                 continue
-            self.step(node_id, p, PathEnd(node=node_id), [p])
+            self.step(node_id, p, PathEnd(node=node_id), [p], frozenset())
         return self.legs
 
-    def step(self, start: str, path: Path, entry: PathEnd, chain: list[Path]) -> None:
+    def step(self, start: str, path: Path, entry: PathEnd, chain: list[Path], used: frozenset[TrackKey]) -> None:
+        """Continue the leg along `path`; `used` is the track the chain occupied before it."""
         board = self.board
+        keys = path_keys(board, path)
+        if any(k in used for k in keys) or len(set(keys)) != len(keys):
+            return  # a leg never uses the same track twice
+        used = used | set(keys)
         exit_end = path.other(entry)
         if exit_end.node is not None:
             target = board.nodes[exit_end.node]
@@ -115,7 +120,7 @@ class _Walker:
             if target.kind == "junction":
                 for q in _paths_at(board, path.hex, exit_end):
                     if q not in chain and self.usable(q):
-                        self.step(start, q, exit_end, chain + [q])
+                        self.step(start, q, exit_end, chain + [q], used)
                 return
             self.emit(start, target.id, chain)
             return
@@ -129,7 +134,7 @@ class _Walker:
                 continue
             if not lanes_fit(lane, q.lane_at(entry2)):
                 continue
-            self.step(start, q, entry2, chain + [q])
+            self.step(start, q, entry2, chain + [q], used)
 
     def emit(self, a: str, b: str, chain: list[Path]) -> None:
         self.legs.append(make_leg(self.board, a, b, chain))
@@ -156,8 +161,12 @@ def walk_legs(board: Board, node_id: str, allowed_tracks: frozenset[str] | None 
     return _Walker(board, allowed_tracks).start(node_id)
 
 
+REUSED_TRACK = "a leg uses the same track twice"
+
+
 def leg_from_paths(board: Board, a: str, b: str, path_ids: list[str]) -> Leg | str:
-    """Check that `path_ids` walk from node a to node b (in either listed order); the Leg, or why not."""
+    """Check that `path_ids` walk from node a to node b (in either listed order); the Leg, or why not
+    (`REUSED_TRACK` when the chain connects but occupies some track twice)."""
     if not path_ids:
         return "a leg needs at least one path"
     unknown = [pid for pid in path_ids if pid not in board.paths]
@@ -183,7 +192,10 @@ def _check_chain(board: Board, a: str, b: str, chain: list[Path]) -> str | None:
         exit_end = p.other(entry)
         last = i == len(chain) - 1
         if last:
-            return None if exit_end == PathEnd(node=b) else f"path {p.id} does not end at {b}"
+            if exit_end != PathEnd(node=b):
+                return f"path {p.id} does not end at {b}"
+            keys = [k for q in chain for k in path_keys(board, q)]
+            return REUSED_TRACK if len(set(keys)) != len(keys) else None
         q = chain[i + 1]
         if exit_end.node is not None:
             if board.nodes[exit_end.node].kind != "junction":
