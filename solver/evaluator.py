@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from solver.board import Board
 from solver.legs import REUSED_TRACK, Leg, leg_from_paths, walk_legs
@@ -40,6 +41,7 @@ class Evaluation:
     revenue: int
     routes: list[PricedRoute]
     findings: list[Finding]
+    details: dict[str, Any] = field(default_factory=dict)  # ruleset extras (1873: net revenue, tokens)
 
     @property
     def hard_findings(self) -> list[Finding]:
@@ -53,7 +55,7 @@ def _resolve_by_hexes(board: Board, a: str, b: str, hexes: list[str]) -> Leg | s
     return matches[0]
 
 
-def _resolve_legs(board: Board, claim: ClaimedRoute, index: int) -> tuple[list[Leg], list[Finding]]:
+def resolve_legs(board: Board, claim: ClaimedRoute, index: int) -> tuple[list[Leg], list[Finding]]:
     legs: list[Leg] = []
     findings: list[Finding] = []
     wanted = len(claim.nodes) - 1
@@ -74,7 +76,16 @@ def _resolve_legs(board: Board, claim: ClaimedRoute, index: int) -> tuple[list[L
 
 
 def evaluate(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
-    """Judge and price a route set under the board's ruleset (generic 18xx rules)."""
+    """Judge and price a route set under the board's ruleset."""
+    if board.ruleset == "1873":
+        from solver.h1873.evaluator import evaluate_1873
+
+        return evaluate_1873(board, claims)
+    return evaluate_standard(board, claims)
+
+
+def evaluate_standard(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
+    """Judge and price a route set under the generic 18xx rules."""
     findings: list[Finding] = []
     priced: list[PricedRoute] = []
     used_trains: set[str] = set()
@@ -94,7 +105,7 @@ def evaluate(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
             legs_by_route.append([])
             continue
         train = board.train(claim.train)
-        legs, leg_findings = _resolve_legs(board, claim, i)
+        legs, leg_findings = resolve_legs(board, claim, i)
         findings.extend(leg_findings)
         findings.extend(check_route(board, train, claim.nodes, legs, i))
         legs_by_route.append(legs)
