@@ -5,7 +5,7 @@ depth-first walk over the leg graph, with track usage as a bit mask for fast pac
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from solver.board import Board, Node, Train
@@ -26,8 +26,10 @@ class LegGraph:
         return self.masks[id(leg)]
 
 
-def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None) -> LegGraph:
-    """Walk the legs from every stop node once and number their track keys."""
+def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
+                    key_filter: Callable[[tuple], bool] | None = None) -> LegGraph:
+    """Walk the legs from every stop node once and number their track keys (those that
+    `key_filter` keeps, when given: a ruleset may share track by fewer keys)."""
     legs_from: dict[str, list[Leg]] = {}
     key_bits: dict[tuple, int] = {}
     masks: dict[int, int] = {}
@@ -39,10 +41,30 @@ def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None) 
         for leg in legs:
             m = 0
             for k in leg.keys:
+                if key_filter is not None and not key_filter(k):
+                    continue
                 bit = key_bits.setdefault(k, len(key_bits))
                 m |= 1 << bit
             masks[id(leg)] = m
     return LegGraph(legs_from=legs_from, masks=masks, key_bits=key_bits)
+
+
+@dataclass(frozen=True)
+class WalkRules:
+    """Which nodes a route walk may use: as stops at all, in the middle, as first and last stop."""
+
+    visitable: frozenset[str]
+    passable: frozenset[str]
+    starts: frozenset[str]
+    ends: frozenset[str]
+    one_per_hex: bool = False
+
+
+def standard_walk_rules(board: Board) -> WalkRules:
+    """Generic 18xx: any stop may end a route; blocking and terminal nodes only end one."""
+    visitable = frozenset(n.id for n in board.nodes.values() if n.route != "never" and n.kind != "junction")
+    passable = frozenset(n for n in visitable if not board.nodes[n].terminal and not board.nodes[n].blocks)
+    return WalkRules(visitable=visitable, passable=passable, starts=visitable, ends=visitable)
 
 
 RouteShape = tuple[tuple[str, ...], tuple[Leg, ...], int, int]  # nodes, legs, track mask, hex crossings
@@ -74,30 +96,33 @@ def _distance_gate(trains: Sequence[Train]):
 
 
 def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap: int = 2_000_000,
-                     deadline: float | None = None) -> tuple[list[RouteShape], bool]:
+                     deadline: float | None = None, rules: WalkRules | None = None) -> tuple[list[RouteShape], bool]:
     """Every route (one direction only) that passes the shape rules and fits some train's distance,
     and whether the list is complete (False when the cap or the deadline cut it short).
 
     Routes are grown stop by stop and abandoned as soon as no train's distance admits them.
     """
+    rules = rules or standard_walk_rules(board)
     nodes = board.nodes
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
     fits = _distance_gate(trains) if trains else (lambda stops, crossings, cost: False)
-    steps = {nid: [(leg, graph.mask(leg), nodes[leg.b]) for leg in legs] for nid, legs in graph.legs_from.items()}
+    steps = {nid: [(leg, graph.mask(leg), nodes[leg.b]) for leg in legs if leg.b in rules.visitable]
+             for nid, legs in graph.legs_from.items()}
+    passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
 
     def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
              crossings: int, cost: int) -> None:
         n_legs = len(legs)
-        if n_legs:
-            lnode = stops[-1]
-            if lnode.terminal or lnode.blocks or not legs[-1].may_stand(n_legs - 1, n_legs + 1):
-                return
+        if n_legs and (stops[-1].id not in passable or not legs[-1].may_stand(n_legs - 1, n_legs + 1)):
+            return
         first = order[path[0]]
         for leg, leg_mask, node in steps[path[-1]]:
             if leg_mask & mask or node.id in seen or not leg.may_stand(n_legs, n_legs + 1):
                 continue
-            if node.route == "never" or (node.groups and any(g in groups for g in node.groups)):
+            if node.groups and any(g in groups for g in node.groups):
+                continue
+            if per_hex and any(s.hex == node.hex for s in stops):
                 continue
             stops.append(node)
             new_cross = crossings + leg.crossings
@@ -107,7 +132,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                 legs.append(leg)
                 seen.add(node.id)
                 new_mask = mask | leg_mask
-                if first < order[node.id]:
+                if first < order[node.id] and node.id in ends:
                     out.append((tuple(path), tuple(legs), new_mask, new_cross))
                     if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
                                            and time.monotonic() > deadline):
@@ -121,9 +146,9 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
 
     try:
         for start in graph.legs_from:
-            node = nodes[start]
-            if node.route == "never":
+            if start not in rules.starts:
                 continue
+            node = nodes[start]
             grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost)
     except _Stop:
         return out, False

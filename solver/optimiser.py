@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -21,6 +22,7 @@ from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, evaluate
 OPTIMAL = "OPTIMAL"
 FEASIBLE = "FEASIBLE"
 INFEASIBLE = "INFEASIBLE"
+UNKNOWN = "UNKNOWN"  # the deadline passed before any legal route set was found
 
 
 @dataclass
@@ -28,6 +30,7 @@ class SolveOptions:
     time_limit_s: float = 10.0
     workers: int = 1
     candidate_cap: int = 2_000_000
+    objective: str | None = None  # RULEBOOK or REVENUE_ONLY (1873); None: the ruleset's default
 
 
 @dataclass
@@ -38,6 +41,7 @@ class SolveResult:
     routes: list[PricedRoute]
     stats: dict[str, float] = field(default_factory=dict)
     evaluation: Evaluation | None = None
+    details: dict[str, Any] = field(default_factory=dict)  # ruleset extras (1873: net revenue, tokens)
 
 
 def train_classes(trains: list[Train]) -> tuple[list[Train], list[list[Train]]]:
@@ -164,8 +168,12 @@ def _prune(cands: list[Candidate], counts: list[int], lower: int,
 
 
 def solve(board: Board, opts: SolveOptions | None = None) -> SolveResult:
-    """The company's maximum revenue under the generic rules, with routes, status and bound."""
+    """The company's maximum revenue under the board's ruleset, with routes, status and bound."""
     opts = opts or SolveOptions()
+    if board.ruleset == "1873":
+        from solver.h1873.solve import solve_1873
+
+        return solve_1873(board, opts)
     t0 = time.monotonic()
     deadline = t0 + opts.time_limit_s
     reps, members = train_classes(board.trains)

@@ -110,6 +110,7 @@ def harzbahn(board: Board) -> Harzbahn:
         framed=frozenset(h.id for h in board.hexes.values() if h.framed),
         diesel_pool=pool, is_qlb=bool(data.get("is_qlb", False)), qlb_bonus=int(data.get("qlb_bonus", 0) or 0),
         maintenance=int(data.get("company_maintenance", 0) or 0),
-        stop_revenue=int(consts.get("STOP_REVENUE", 10)), diesel_stop_revenue=int(consts.get("DIESEL_STOP_REVENUE", 10)),
+        stop_revenue=int(consts.get("STOP_REVENUE", 10)),
+        diesel_stop_revenue=int(consts.get("DIESEL_STOP_REVENUE", 10)),
         mines=list(data.get("mines", [])), hw_bonus=int(consts.get("HW_BONUS", 50)),
     )

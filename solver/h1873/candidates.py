@@ -1,0 +1,58 @@
+"""Candidate 1873 routes: every legal mining route and every legal diesel route of the company."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from solver.board import Board, Train
+from solver.candidates import LegGraph, WalkRules, build_leg_graph, enumerate_routes
+from solver.h1873.context import Harzbahn
+from solver.h1873.rules import route_findings
+from solver.legs import Leg
+
+NARROW = frozenset({"narrow", "dual"})
+ANY_LENGTH = Train(id="any", name="any", unit="none", distance=0)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A legal route: stops, legs, track mask (edge keys only) and the hexes its track uses."""
+
+    nodes: tuple[str, ...]
+    legs: tuple[Leg, ...]
+    mask: int
+    hexes: frozenset[str]
+
+
+def is_edge_key(key: tuple) -> bool:
+    return key[0] != "path" and isinstance(key[1], int)
+
+
+def leg_graph_1873(board: Board) -> LegGraph:
+    """Legs over narrow track only (the state railway is never part of a route), edge keys only."""
+    return build_leg_graph(board, NARROW, is_edge_key)
+
+
+def walk_rules(board: Board, ctx: Harzbahn, diesel: bool) -> WalkRules:
+    nodes = board.nodes.values()
+    visitable = frozenset(n.id for n in nodes if n.kind != "junction" and (not diesel or n.id in ctx.diesel_connected))
+    passable = frozenset(n for n in visitable if board.nodes[n].hex not in ctx.framed
+                         and (not board.nodes[n].blocks or board.nodes[n].hex in ctx.concession_hexes))
+    ends = (ctx.diesel_terminus if diesel else ctx.terminus) & visitable
+    return WalkRules(visitable=visitable, passable=passable, starts=ends, ends=ends, one_per_hex=not diesel)
+
+
+def route_shapes(board: Board, ctx: Harzbahn, graph: LegGraph, diesel: bool,
+                 deadline: float | None = None) -> tuple[list[Shape], bool]:
+    """Every legal route of one kind (mining or diesel), and whether the list is complete."""
+    raw, complete = enumerate_routes(board, graph, [ANY_LENGTH], deadline=deadline,
+                                     rules=walk_rules(board, ctx, diesel))
+    out = []
+    for k, (nodes, legs, mask, _cross) in enumerate(raw):
+        if deadline is not None and k % 256 == 255 and time.monotonic() > deadline:
+            return out, False
+        if route_findings(board, ctx, diesel, nodes, legs):
+            continue
+        out.append(Shape(nodes=nodes, legs=legs, mask=mask, hexes=frozenset(h for leg in legs for h in leg.hexes)))
+    return out, complete

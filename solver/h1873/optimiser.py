@@ -1,0 +1,264 @@
+"""The 1873 optimiser: a CP-SAT model over the company's candidate mining and diesel routes.
+
+Variables: x[r, s] (mining route r run by super-train s) and y[r] (diesel route r). Revenue is
+modelled per company: the best visited city per hex, factories once, each open mine paid by
+the largest train reaching it, diesel money once per hex. The networks (the routes of one train
+meet at unblocked stops) are enforced lazily: a solution whose train network falls apart gets a
+cut and the model is solved again. Objective RULEBOOK maximises the routes serviced first, then
+revenue; REVENUE_ONLY revenue alone. The answer is priced again by the 1873 evaluator.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from solver.board import Board
+from solver.h1873.candidates import Shape
+from solver.h1873.context import Harzbahn, SuperTrain
+
+RULEBOOK = "RULEBOOK"
+REVENUE_ONLY = "REVENUE_ONLY"
+MAX_ROUNDS = 200
+
+
+@dataclass
+class Run:
+    """A chosen run: mining routes with their super-train, diesel routes, and the model's revenue."""
+
+    mining: list[tuple[int, SuperTrain]] = field(default_factory=list)
+    diesel: list[int] = field(default_factory=list)
+    revenue: int = 0
+    routes: int = 0
+
+
+class Model1873:
+    """The CP-SAT model of one position; `solve` may be called again after cuts are added."""
+
+    def __init__(self, board: Board, ctx: Harzbahn, mining: list[Shape], diesel: list[Shape], objective: str):
+        self.board, self.ctx, self.mining, self.diesel = board, ctx, mining, diesel
+        self.model = cp_model.CpModel()
+        m = self.model
+        self.supers = ctx.mining_trains
+        self.x: dict[tuple[int, int], cp_model.IntVar] = {}
+        for r in range(len(mining)):
+            here = []
+            for si in range(len(self.supers)):
+                self.x[(r, si)] = v = m.NewBoolVar(f"x{r}_{si}")
+                here.append(v)
+            if len(here) > 1:
+                m.AddAtMostOne(here)
+        for si, st in enumerate(self.supers):
+            m.Add(sum(self.x[(r, si)] for r in range(len(mining))) <= len(st.subtrains))
+        self.has_diesel = ctx.diesel_train is not None
+        self.y = [m.NewBoolVar(f"y{r}") for r in range(len(diesel))] if self.has_diesel else []
+        self._no_shared_track()
+        self.infeasible_reason = self._concession()
+        self.revenue_expr = self._revenue()
+        self.route_count = sum(self.x.values()) + sum(self.y)
+        self.upper = self._revenue_upper_bound()
+        self.big = self.upper + 1 if objective == RULEBOOK else 0
+        m.Maximize(self.big * self.route_count + self.revenue_expr)
+
+    def _no_shared_track(self) -> None:
+        by_bit: dict[int, list] = defaultdict(list)
+        for r, shape in enumerate(self.mining):
+            for bit in _bits(shape.mask):
+                by_bit[bit].extend(self.x[(r, si)] for si in range(len(self.supers)))
+        for vs in by_bit.values():
+            if len(vs) > 1:
+                self.model.AddAtMostOne(vs)
+        by_bit_d: dict[int, list] = defaultdict(list)
+        for r, shape in enumerate(self.diesel):
+            if self.has_diesel:
+                for bit in _bits(shape.mask):
+                    by_bit_d[bit].append(self.y[r])
+        for vs in by_bit_d.values():
+            if len(vs) > 1:
+                self.model.AddAtMostOne(vs)
+
+    def _concession(self) -> str | None:
+        ctx = self.ctx
+        if ctx.is_qlb:
+            return None
+        if self.supers:
+            for c in ctx.concession_routes:
+                runs = [self.x[(r, si)] for r, sh in enumerate(self.mining) if sh.hexes == c
+                        for si in range(len(self.supers))]
+                if not runs:
+                    return f"no legal standard-train route runs the concession route {'-'.join(sorted(c))}"
+                self.model.AddBoolOr(runs)
+            if not ctx.concession_routes:
+                self.model.AddBoolOr(list(self.x.values()) or [self.model.NewConstant(0)])
+        if self.has_diesel:
+            for c in ctx.concession_routes:
+                runs = [self.y[r] for r, sh in enumerate(self.diesel) if sh.hexes == c]
+                if not runs:
+                    return f"no legal diesel route runs the concession route {'-'.join(sorted(c))}"
+                self.model.AddBoolOr(runs)
+            if not ctx.concession_routes:
+                self.model.AddBoolOr(self.y or [self.model.NewConstant(0)])
+        return None
+
+    def _or(self, name: str, lits: list) -> cp_model.IntVar:
+        v = self.model.NewBoolVar(name)
+        if lits:
+            self.model.AddMaxEquality(v, lits)
+        else:
+            self.model.Add(v == 0)
+        return v
+
+    def _revenue(self):
+        board, ctx, m = self.board, self.ctx, self.model
+        nodes = board.nodes
+        visits: dict[str, list] = defaultdict(list)  # node -> mining literals visiting it
+        hex_super_ok: dict[tuple[str, int], list] = defaultdict(list)
+        hex_super_blocked: dict[tuple[str, int], list] = defaultdict(list)
+        for (r, si), v in self.x.items():
+            for n in self.mining[r].nodes:
+                visits[n].append(v)
+                key = (nodes[n].hex, si)
+                (hex_super_blocked if nodes[n].blocks else hex_super_ok)[key].append(v)
+        terms: list[tuple[int, cp_model.IntVar]] = []
+        per_hex_city: dict[str, list] = defaultdict(list)
+        hex_ok: dict[str, list] = defaultdict(list)
+        for n, lits in visits.items():
+            node = nodes[n]
+            if node.blocks:
+                continue
+            hex_ok[node.hex].extend(lits)
+            if node.kind == "city":
+                value = node.revenue if node.tokened_by_company else ctx.stop_revenue
+                w = m.NewBoolVar(f"w{n}")
+                m.AddBoolOr(lits).OnlyEnforceIf(w)
+                per_hex_city[node.hex].append(w)
+                terms.append((value, w))
+        for ws in per_hex_city.values():
+            if len(ws) > 1:
+                m.AddAtMostOne(ws)
+        for h, rev in ctx.factory_revenue.items():
+            if hex_ok.get(h):
+                f = m.NewBoolVar(f"f{h}")
+                m.AddBoolOr(hex_ok[h]).OnlyEnforceIf(f)
+                terms.append((rev, f))
+        for h, mult in ctx.mine_multiplier.items():
+            picks = []
+            for si, st in enumerate(self.supers):
+                ok = hex_super_ok.get((h, si))
+                if not ok:
+                    continue
+                e = m.NewBoolVar(f"e{h}_{si}")
+                m.AddBoolOr(ok).OnlyEnforceIf(e)
+                for sj, other in enumerate(self.supers):
+                    if other.distance > st.distance:
+                        for lit in hex_super_blocked.get((h, sj), []):
+                            m.AddImplication(e, lit.Not())
+                picks.append(e)
+                terms.append((mult * st.distance, e))
+            if len(picks) > 1:
+                m.AddAtMostOne(picks)
+        if self.has_diesel:
+            first: dict[str, list] = defaultdict(list)
+            double: dict[str, list] = defaultdict(list)
+            for r, shape in enumerate(self.diesel):
+                cities_by_hex: dict[str, int] = defaultdict(int)
+                for n in shape.nodes:
+                    if nodes[n].kind == "city" and not nodes[n].blocks:
+                        cities_by_hex[nodes[n].hex] += 1
+                for h, k in cities_by_hex.items():
+                    first[h].append(self.y[r])
+                    if k > 1:
+                        double[h].append(self.y[r])
+            for h, lits in first.items():
+                d = m.NewBoolVar(f"d{h}")
+                m.AddBoolOr(lits).OnlyEnforceIf(d)
+                terms.append((ctx.diesel_stop_revenue, d))
+                if double.get(h):
+                    d2 = m.NewBoolVar(f"dd{h}")
+                    m.AddBoolOr(double[h]).OnlyEnforceIf(d2)
+                    terms.append((ctx.diesel_stop_revenue, d2))
+        self.terms = terms
+        return sum(c * v for c, v in terms)
+
+    def _revenue_upper_bound(self) -> int:
+        """Every revenue term at once: no run can earn more."""
+        return sum(c for c, _ in self.terms)
+
+    def lit(self, r: int, si: int) -> cp_model.IntVar:
+        """The literal of route r for mining train index si, or diesel route r when si < 0."""
+        return self.y[r] if si < 0 else self.x[(r, si)]
+
+    def shapes(self, si: int) -> list[Shape]:
+        return self.diesel if si < 0 else self.mining
+
+    def add_network_cut(self, si: int, component: set[int], other: int) -> None:
+        """Routes `component` and route `other` of one train together need a route of that train
+        that meets the component at an unblocked stop."""
+        shapes = self.shapes(si)
+        unblocked = [{n for n in sh.nodes if not self.board.nodes[n].blocks} for sh in shapes]
+        reach = set().union(*(unblocked[r] for r in component))
+        bridges = [self.lit(r, si) for r in range(len(shapes)) if r not in component and unblocked[r] & reach]
+        self.model.AddBoolOr([self.lit(r, si).Not() for r in component] + [self.lit(other, si).Not()] + bridges)
+
+    def distance(self, si: int) -> int:
+        return 0 if si < 0 else self.supers[si].distance
+
+    def stop_value(self, node, diesel: bool) -> int:
+        """What an unblocked stop earns the first route of its kind in its hex (mines aside)."""
+        if diesel:
+            return self.ctx.diesel_stop_revenue if node.kind == "city" else 0
+        value = self.ctx.factory_revenue.get(node.hex, 0)
+        if node.kind == "city":
+            value += node.revenue if node.tokened_by_company else self.ctx.stop_revenue
+        return value
+
+    def revenue_of(self, chosen: list[tuple[int, int]]) -> int:
+        """The revenue this model credits a selection with (its best case over route orders)."""
+        nodes, ctx = self.board.nodes, self.ctx
+        city: dict[str, int] = defaultdict(int)
+        factory: set[str] = set()
+        mine_ok: dict[str, int] = defaultdict(int)
+        mine_blocked: dict[str, int] = defaultdict(int)
+        diesel_hex: dict[str, int] = defaultdict(int)
+        for r, si in chosen:
+            shape = self.shapes(si)[r]
+            if si < 0:
+                per_hex: dict[str, int] = defaultdict(int)
+                for n in shape.nodes:
+                    if nodes[n].kind == "city" and not nodes[n].blocks:
+                        per_hex[nodes[n].hex] += 1
+                for h, k in per_hex.items():
+                    diesel_hex[h] = max(diesel_hex[h], k)
+                continue
+            dist = self.supers[si].distance
+            for n in shape.nodes:
+                node = nodes[n]
+                if node.blocks:
+                    mine_blocked[node.hex] = max(mine_blocked[node.hex], dist)
+                    continue
+                mine_ok[node.hex] = max(mine_ok[node.hex], dist)
+                if node.hex in ctx.factory_revenue:
+                    factory.add(node.hex)
+                if node.kind == "city":
+                    city[node.hex] = max(city[node.hex], node.revenue if node.tokened_by_company else ctx.stop_revenue)
+        total = sum(city.values()) + sum(ctx.factory_revenue[h] for h in factory)
+        for h, mult in ctx.mine_multiplier.items():
+            if mine_ok.get(h) and mine_blocked.get(h, 0) <= mine_ok[h]:
+                total += mult * mine_ok[h]
+        return total + ctx.diesel_stop_revenue * sum(diesel_hex.values())
+
+    def forbid(self, chosen: list[tuple[int, int]]) -> None:
+        """A no-good: this exact selection may not be chosen again."""
+        self.model.AddBoolOr([self.lit(r, si).Not() for r, si in chosen])
+
+
+def _bits(mask: int) -> list[int]:
+    out, bit = [], 0
+    while mask:
+        if mask & 1:
+            out.append(bit)
+        mask >>= 1
+        bit += 1
+    return out
