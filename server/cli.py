@@ -17,8 +17,12 @@ from rich.table import Table
 from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, claims_from_recorded, evaluate
 from solver.examples import EXAMPLES, example_path
+from solver.h1873.production import MineState, production
+from solver.h1873.service_rule import service_finding
 from solver.optimiser import SolveOptions, SolveResult, solve
 from solver.snapshot import Position, board_from_snapshot, read_positions
+
+OBJECTIVES = {"default": None, "rulebook": "RULEBOOK", "revenue-only": "REVENUE_ONLY"}
 
 
 def _positions(file: str | None, example: str | None, position: int | None) -> Iterator[Position]:
@@ -45,7 +49,15 @@ def solve_json(source: str, raw: dict[str, Any], result: SolveResult) -> dict[st
         out["recorded_revenue"] = raw["recorded"].get("routes_revenue")
     if "plain_revenue" in raw:
         out["plain_revenue"] = raw["plain_revenue"]
+    out.update(_run_details(result.details))
     return out
+
+
+def _run_details(details: dict[str, Any]) -> dict[str, Any]:
+    """The 1873 run summary and objective, when the ruleset gives them."""
+    keys = ("objective", "routes_serviced", "routes_possible", "maintenance", "qlb_bonus", "net_revenue",
+            "token_status", "reason")
+    return {k: details[k] for k in keys if k in details}
 
 
 def _routes_table(title: str, routes: list[PricedRoute]) -> Table:
@@ -68,6 +80,12 @@ def _print_solve(console: Console, source: str, raw: dict[str, Any], result: Sol
     if "recorded" in raw:
         line += f"  (recorded {raw['recorded'].get('routes_revenue')})"
     console.print(line)
+    d = result.details
+    if "net_revenue" in d:
+        console.print(f"routes serviced {d.get('routes_serviced')} ({d.get('objective')})  maintenance "
+                      f"{d.get('maintenance')}  QLB bonus {d.get('qlb_bonus')}  net revenue {d.get('net_revenue')}")
+    if d.get("reason"):
+        console.print(f"[red]{d['reason']}[/red]")
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -81,7 +99,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             continue
         try:
             board = board_from_snapshot(pos.raw)
-            result = solve(board, SolveOptions(time_limit_s=args.time_limit))
+            result = solve(board, SolveOptions(time_limit_s=args.time_limit, objective=OBJECTIVES[args.objective]))
         except BoardError as exc:
             counts["unsupported" if exc.field == "ruleset" else "errors"] += 1
             _emit_error(args, console, pos.source, str(exc))
@@ -99,7 +117,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             _print_solve(console, pos.source, pos.raw, result)
     if counts["positions"] > 1 or not args.json:
         console.print("summary: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    return 1 if counts["errors"] or counts["disagreements"] else 0
+    return 1 if counts["errors"] or counts["disagreements"] or counts["UNKNOWN"] else 0
 
 
 def _emit_error(args: argparse.Namespace, console: Console, source: str, message: str) -> None:
@@ -120,7 +138,7 @@ def _read_claims(path: str) -> list[ClaimedRoute]:
 def evaluation_json(source: str, ev: Evaluation) -> dict[str, Any]:
     return {"source": source, "legal": ev.legal, "revenue": ev.revenue,
             "findings": [{"code": f.code, "message": f.message, "route": f.route, "hard": f.hard} for f in ev.findings],
-            "routes": [route_json(r) for r in ev.routes]}
+            "routes": [route_json(r) for r in ev.routes], **_run_details(ev.details)}
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
@@ -134,6 +152,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         board = board_from_snapshot(pos.raw)
         claims = _read_claims(args.routes) if args.routes else claims_from_recorded(pos.raw.get("recorded", {}))
         ev = evaluate(board, claims)
+        if board.ruleset == "1873" and ev.legal:
+            finding = service_finding(board, ev)
+            if finding is not None:
+                ev.findings.append(finding)
         bad += 0 if ev.legal else 1
         if args.json:
             print(json.dumps(evaluation_json(pos.source, ev)), flush=True)
@@ -143,6 +165,33 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         for f in ev.findings:
             console.print(f"  {f.code}: {f.message}")
     return 0 if bad == 0 else 2
+
+
+def cmd_mines(args: argparse.Namespace) -> int:
+    """1873 mine production from a JSON description of a mining company's mines."""
+    with open(args.file, encoding="utf-8") as fh:
+        data = json.load(fh)
+    mines = [MineState(id=str(m.get("id", i)), connected=bool(m.get("connected", False)),
+                       machine=int(m.get("machine", 1)), switcher=int(m.get("switcher", 0)),
+                       machine_revenue=tuple(m["machine_revenue"]),
+                       switcher_revenue=tuple(m.get("switcher_revenue", ())))
+             for i, m in enumerate(data.get("mines", []))]
+    public = bool(data.get("public_company", len(mines) > 1))
+    result = production(mines, public=public, harzer_werke=bool(data.get("harzer_werke", False)),
+                        hw_bonus=int(data.get("hw_bonus", 50)))
+    if args.json:
+        print(json.dumps({"revenue": result.revenue, "bonus": result.bonus, "per_mine": result.per_mine,
+                          "switchers": result.switchers}))
+        return 0
+    table = Table(title="mine production")
+    for col in ("mine", "switcher", "revenue"):
+        table.add_column(col)
+    for mine_id, rev in result.per_mine.items():
+        table.add_row(mine_id, str(result.switchers.get(mine_id, 0) or "-"), str(rev))
+    console = Console()
+    console.print(table)
+    console.print(f"bonus {result.bonus}  total [bold]{result.revenue}[/bold]")
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -177,8 +226,15 @@ def build_parser() -> argparse.ArgumentParser:
         c.set_defaults(func=func)
         if name == "solve":
             c.add_argument("--time-limit", type=float, default=10.0, help="seconds per position (default 10)")
+            c.add_argument("--objective", choices=sorted(OBJECTIVES), default="default",
+                           help="1873: rulebook (most routes, then revenue; the default) or revenue-only")
         else:
             c.add_argument("--routes", help="JSON file: a list of {train, nodes, legs} (snapshot ids)")
+    m = sub.add_parser("mines", help="1873 mine production of a mining company (JSON: mines, public_company)")
+    m.add_argument("file", help='JSON: {"public_company": true, "harzer_werke": false, "mines": [{"id", "connected", '
+                                '"machine", "switcher", "machine_revenue", "switcher_revenue"}]}')
+    m.add_argument("--json", action="store_true")
+    m.set_defaults(func=cmd_mines)
     return p
 
 

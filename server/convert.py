@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from routemax.v1 import routemax_pb2 as pb
+from server.convert_1873 import apply_extension, extension_from_board, summary
 from solver.board import UNLIMITED, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
 from solver.errors import BoardError
 from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute
@@ -13,7 +14,8 @@ from solver.route_rules import Finding
 from solver.snapshot import board_from_snapshot
 from solver.validate import validate_board
 
-STATUS = {"OPTIMAL": pb.OPTIMAL, "FEASIBLE": pb.FEASIBLE, "INFEASIBLE": pb.INFEASIBLE}
+STATUS = {"OPTIMAL": pb.OPTIMAL, "FEASIBLE": pb.FEASIBLE, "INFEASIBLE": pb.INFEASIBLE, "UNKNOWN": pb.UNKNOWN}
+OBJECTIVES = {pb.RULEBOOK: "RULEBOOK", pb.REVENUE_ONLY: "REVENUE_ONLY"}
 
 
 def _end(msg: pb.PathEnd, where: str) -> PathEnd:
@@ -96,6 +98,8 @@ def board_from_proto(msg: pb.Board) -> Board:
         if msg.HasField("source") else {},
     )
     try:
+        if msg.HasField("h1873"):
+            apply_extension(msg.h1873, board)
         validate_board(board)
     except BoardError as exc:
         field = exc.field if exc.field.startswith("board.") else "board." + exc.field
@@ -129,6 +133,8 @@ def board_to_proto(board: Board) -> pb.Board:
     msg = pb.Board(ruleset=board.ruleset, layout=board.layout, phase=pb.Phase(name=board.phase),
                    company=pb.Company(id=board.company,
                                       tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]))
+    if board.ruleset == "1873":
+        msg.h1873.CopyFrom(extension_from_board(board))
     if board.source:
         msg.source.CopyFrom(pb.Source(title=str(board.source.get("title", "")),
                                       fixture=str(board.source.get("fixture", "")),
@@ -191,18 +197,27 @@ def finding_to_proto(f: Finding) -> pb.Finding:
 
 def solve_response(result: SolveResult) -> pb.SolveResponse:
     s = result.stats
-    return pb.SolveResponse(
+    resp = pb.SolveResponse(
         revenue=result.revenue, status=STATUS[result.status], bound=result.bound,
         routes=[route_to_proto(r) for r in result.routes],
         stats=pb.SolveStats(solve_ms=s.get("solve_ms", 0.0), enumerate_ms=s.get("enumerate_ms", 0.0),
                             candidates=int(s.get("candidates", 0)),
                             candidates_after_prune=int(s.get("after_prune", 0)),
-                            train_classes=int(s.get("classes", 0))))
+                            train_classes=int(s.get("classes", 0))),
+        reason=str(result.details.get("reason", "")))
+    run = summary(result.details)
+    if run is not None:
+        resp.summary.CopyFrom(run)
+    return resp
 
 
 def evaluate_response(ev: Evaluation) -> pb.EvaluateResponse:
-    return pb.EvaluateResponse(legal=ev.legal, revenue=ev.revenue, routes=[route_to_proto(r) for r in ev.routes],
+    resp = pb.EvaluateResponse(legal=ev.legal, revenue=ev.revenue, routes=[route_to_proto(r) for r in ev.routes],
                                findings=[finding_to_proto(f) for f in ev.findings])
+    run = summary(ev.details)
+    if run is not None:
+        resp.summary.CopyFrom(run)
+    return resp
 
 
 def claims_from_proto(routes: list[pb.ClaimedRoute]) -> list[ClaimedRoute]:

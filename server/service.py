@@ -8,9 +8,11 @@ import grpc
 
 from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
-from server import convert
+from server import convert, convert_1873
 from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import evaluate
+from solver.h1873.production import production
+from solver.h1873.service_rule import service_finding
 from solver.optimiser import SolveOptions, solve
 from solver.rulesets import RULESETS
 
@@ -36,7 +38,8 @@ class RouteService(pb_grpc.RouteServiceServicer):
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, "time_limit_s: must not be negative")
         board = self._board(request, context)
         try:
-            result = solve(board, SolveOptions(time_limit_s=time_budget(request.time_limit_s, context)))
+            result = solve(board, SolveOptions(time_limit_s=time_budget(request.time_limit_s, context),
+                                               objective=convert.OBJECTIVES.get(request.objective)))
         except EvaluatorDisagreement as exc:
             log.error("evaluator disagreement: %s", exc)
             context.abort(grpc.StatusCode.INTERNAL, f"optimiser and evaluator disagree: {exc}")
@@ -49,7 +52,21 @@ class RouteService(pb_grpc.RouteServiceServicer):
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"routes[{i}].train: missing train id")
             if not r.nodes:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"routes[{i}].nodes: a route needs its stops")
-        return convert.evaluate_response(evaluate(board, convert.claims_from_proto(list(request.routes))))
+        evaluation = evaluate(board, convert.claims_from_proto(list(request.routes)))
+        if board.ruleset == "1873" and evaluation.legal:
+            finding = service_finding(board, evaluation, time_budget(0, context))
+            if finding is not None:
+                evaluation.findings.append(finding)
+        return convert.evaluate_response(evaluation)
+
+    def MineProduction(self, request: pb.MineProductionRequest,
+                       context: grpc.ServicerContext) -> pb.MineProductionResponse:
+        try:
+            result = production(convert_1873.mines_from_proto(request), public=request.public_company,
+                                harzer_werke=request.harzer_werke, hw_bonus=request.hw_bonus or 50)
+        except BoardError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        return convert_1873.production_to_proto(result)
 
     def ListRulesets(self, request: pb.ListRulesetsRequest, context: grpc.ServicerContext) -> pb.ListRulesetsResponse:
         return pb.ListRulesetsResponse(rulesets=[pb.RulesetInfo(name=r.name, description=r.description,

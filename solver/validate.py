@@ -61,6 +61,10 @@ def validate_board(board: Board) -> None:
                 raise BoardError(f"trains[{i}].distance[{j}]", "pay and visit must not be negative")
         if train.multiplier < 0:
             raise BoardError(f"trains[{i}].multiplier", "must not be negative")
+    if board.ruleset == "1873":
+        from solver.h1873.context import harzbahn
+
+        harzbahn(board)
     for i, (_hex, nid) in enumerate(board.company_tokens):
         if nid and nid not in board.nodes:
             raise BoardError(f"company.tokens[{i}].node", f"unknown node {nid!r}")

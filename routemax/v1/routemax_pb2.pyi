@@ -13,6 +13,7 @@ class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     OPTIMAL: _ClassVar[Status]
     FEASIBLE: _ClassVar[Status]
     INFEASIBLE: _ClassVar[Status]
+    UNKNOWN: _ClassVar[Status]
 
 class Objective(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -23,6 +24,7 @@ STATUS_UNSPECIFIED: Status
 OPTIMAL: Status
 FEASIBLE: Status
 INFEASIBLE: Status
+UNKNOWN: Status
 OBJECTIVE_UNSPECIFIED: Objective
 RULEBOOK: Objective
 REVENUE_ONLY: Objective
@@ -236,7 +238,7 @@ class Source(_message.Message):
     def __init__(self, title: _Optional[str] = ..., fixture: _Optional[str] = ..., action_id: _Optional[int] = ..., position: _Optional[int] = ...) -> None: ...
 
 class Board(_message.Message):
-    __slots__ = ("ruleset", "phase", "company", "trains", "hexes", "layout", "source")
+    __slots__ = ("ruleset", "phase", "company", "trains", "hexes", "layout", "source", "h1873")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     COMPANY_FIELD_NUMBER: _ClassVar[int]
@@ -244,6 +246,7 @@ class Board(_message.Message):
     HEXES_FIELD_NUMBER: _ClassVar[int]
     LAYOUT_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
+    H1873_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     phase: Phase
     company: Company
@@ -251,7 +254,120 @@ class Board(_message.Message):
     hexes: _containers.RepeatedCompositeFieldContainer[Hex]
     layout: str
     source: Source
-    def __init__(self, ruleset: _Optional[str] = ..., phase: _Optional[_Union[Phase, _Mapping]] = ..., company: _Optional[_Union[Company, _Mapping]] = ..., trains: _Optional[_Iterable[_Union[Train, _Mapping]]] = ..., hexes: _Optional[_Iterable[_Union[Hex, _Mapping]]] = ..., layout: _Optional[str] = ..., source: _Optional[_Union[Source, _Mapping]] = ...) -> None: ...
+    h1873: Harzbahn1873
+    def __init__(self, ruleset: _Optional[str] = ..., phase: _Optional[_Union[Phase, _Mapping]] = ..., company: _Optional[_Union[Company, _Mapping]] = ..., trains: _Optional[_Iterable[_Union[Train, _Mapping]]] = ..., hexes: _Optional[_Iterable[_Union[Hex, _Mapping]]] = ..., layout: _Optional[str] = ..., source: _Optional[_Union[Source, _Mapping]] = ..., h1873: _Optional[_Union[Harzbahn1873, _Mapping]] = ...) -> None: ...
+
+class SuperTrain(_message.Message):
+    __slots__ = ("id", "name", "distance", "diesel", "subtrains", "maintenance")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DISTANCE_FIELD_NUMBER: _ClassVar[int]
+    DIESEL_FIELD_NUMBER: _ClassVar[int]
+    SUBTRAINS_FIELD_NUMBER: _ClassVar[int]
+    MAINTENANCE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    distance: int
+    diesel: bool
+    subtrains: _containers.RepeatedScalarFieldContainer[str]
+    maintenance: int
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., distance: _Optional[int] = ..., diesel: _Optional[bool] = ..., subtrains: _Optional[_Iterable[str]] = ..., maintenance: _Optional[int] = ...) -> None: ...
+
+class HexSet(_message.Message):
+    __slots__ = ("hexes",)
+    HEXES_FIELD_NUMBER: _ClassVar[int]
+    hexes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, hexes: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Mine(_message.Message):
+    __slots__ = ("id", "name", "hex", "open", "connected", "multiplier", "machine_revenue", "switcher_revenue", "owner", "vor_harzer")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    HEX_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
+    MACHINE_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    SWITCHER_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    VOR_HARZER_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    hex: str
+    open: bool
+    connected: bool
+    multiplier: int
+    machine_revenue: _containers.RepeatedScalarFieldContainer[int]
+    switcher_revenue: _containers.RepeatedScalarFieldContainer[int]
+    owner: str
+    vor_harzer: bool
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., hex: _Optional[str] = ..., open: _Optional[bool] = ..., connected: _Optional[bool] = ..., multiplier: _Optional[int] = ..., machine_revenue: _Optional[_Iterable[int]] = ..., switcher_revenue: _Optional[_Iterable[int]] = ..., owner: _Optional[str] = ..., vor_harzer: _Optional[bool] = ...) -> None: ...
+
+class Factory(_message.Message):
+    __slots__ = ("hex", "name", "revenue")
+    HEX_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_FIELD_NUMBER: _ClassVar[int]
+    hex: str
+    name: str
+    revenue: int
+    def __init__(self, hex: _Optional[str] = ..., name: _Optional[str] = ..., revenue: _Optional[int] = ...) -> None: ...
+
+class Harzbahn1873(_message.Message):
+    __slots__ = ("super_trains", "concession_routes", "home_hexes", "mines", "factories", "terminus_nodes", "diesel_terminus_nodes", "diesel_connected_nodes", "diesel_pool", "is_qlb", "qlb_bonus", "maintenance", "stop_revenue", "diesel_stop_revenue")
+    SUPER_TRAINS_FIELD_NUMBER: _ClassVar[int]
+    CONCESSION_ROUTES_FIELD_NUMBER: _ClassVar[int]
+    HOME_HEXES_FIELD_NUMBER: _ClassVar[int]
+    MINES_FIELD_NUMBER: _ClassVar[int]
+    FACTORIES_FIELD_NUMBER: _ClassVar[int]
+    TERMINUS_NODES_FIELD_NUMBER: _ClassVar[int]
+    DIESEL_TERMINUS_NODES_FIELD_NUMBER: _ClassVar[int]
+    DIESEL_CONNECTED_NODES_FIELD_NUMBER: _ClassVar[int]
+    DIESEL_POOL_FIELD_NUMBER: _ClassVar[int]
+    IS_QLB_FIELD_NUMBER: _ClassVar[int]
+    QLB_BONUS_FIELD_NUMBER: _ClassVar[int]
+    MAINTENANCE_FIELD_NUMBER: _ClassVar[int]
+    STOP_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    DIESEL_STOP_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    super_trains: _containers.RepeatedCompositeFieldContainer[SuperTrain]
+    concession_routes: _containers.RepeatedCompositeFieldContainer[HexSet]
+    home_hexes: _containers.RepeatedScalarFieldContainer[str]
+    mines: _containers.RepeatedCompositeFieldContainer[Mine]
+    factories: _containers.RepeatedCompositeFieldContainer[Factory]
+    terminus_nodes: _containers.RepeatedScalarFieldContainer[str]
+    diesel_terminus_nodes: _containers.RepeatedScalarFieldContainer[str]
+    diesel_connected_nodes: _containers.RepeatedScalarFieldContainer[str]
+    diesel_pool: _containers.RepeatedScalarFieldContainer[str]
+    is_qlb: bool
+    qlb_bonus: int
+    maintenance: int
+    stop_revenue: int
+    diesel_stop_revenue: int
+    def __init__(self, super_trains: _Optional[_Iterable[_Union[SuperTrain, _Mapping]]] = ..., concession_routes: _Optional[_Iterable[_Union[HexSet, _Mapping]]] = ..., home_hexes: _Optional[_Iterable[str]] = ..., mines: _Optional[_Iterable[_Union[Mine, _Mapping]]] = ..., factories: _Optional[_Iterable[_Union[Factory, _Mapping]]] = ..., terminus_nodes: _Optional[_Iterable[str]] = ..., diesel_terminus_nodes: _Optional[_Iterable[str]] = ..., diesel_connected_nodes: _Optional[_Iterable[str]] = ..., diesel_pool: _Optional[_Iterable[str]] = ..., is_qlb: _Optional[bool] = ..., qlb_bonus: _Optional[int] = ..., maintenance: _Optional[int] = ..., stop_revenue: _Optional[int] = ..., diesel_stop_revenue: _Optional[int] = ...) -> None: ...
+
+class RunSummary(_message.Message):
+    __slots__ = ("routes_serviced", "routes_possible", "maintenance", "qlb_bonus", "net_revenue", "tokens")
+    ROUTES_SERVICED_FIELD_NUMBER: _ClassVar[int]
+    ROUTES_POSSIBLE_FIELD_NUMBER: _ClassVar[int]
+    MAINTENANCE_FIELD_NUMBER: _ClassVar[int]
+    QLB_BONUS_FIELD_NUMBER: _ClassVar[int]
+    NET_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    routes_serviced: int
+    routes_possible: int
+    maintenance: int
+    qlb_bonus: int
+    net_revenue: int
+    tokens: _containers.RepeatedCompositeFieldContainer[TokenStatus]
+    def __init__(self, routes_serviced: _Optional[int] = ..., routes_possible: _Optional[int] = ..., maintenance: _Optional[int] = ..., qlb_bonus: _Optional[int] = ..., net_revenue: _Optional[int] = ..., tokens: _Optional[_Iterable[_Union[TokenStatus, _Mapping]]] = ...) -> None: ...
+
+class TokenStatus(_message.Message):
+    __slots__ = ("node", "status")
+    NODE_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    node: str
+    status: str
+    def __init__(self, node: _Optional[str] = ..., status: _Optional[str] = ...) -> None: ...
 
 class Leg(_message.Message):
     __slots__ = ("paths", "hexes")
@@ -332,18 +448,22 @@ class SolveStats(_message.Message):
     def __init__(self, solve_ms: _Optional[float] = ..., enumerate_ms: _Optional[float] = ..., candidates: _Optional[int] = ..., candidates_after_prune: _Optional[int] = ..., train_classes: _Optional[int] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("revenue", "status", "bound", "routes", "stats")
+    __slots__ = ("revenue", "status", "bound", "routes", "stats", "summary", "reason")
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     BOUND_FIELD_NUMBER: _ClassVar[int]
     ROUTES_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
     revenue: int
     status: Status
     bound: int
     routes: _containers.RepeatedCompositeFieldContainer[Route]
     stats: SolveStats
-    def __init__(self, revenue: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., stats: _Optional[_Union[SolveStats, _Mapping]] = ...) -> None: ...
+    summary: RunSummary
+    reason: str
+    def __init__(self, revenue: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., stats: _Optional[_Union[SolveStats, _Mapping]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class EvaluateRequest(_message.Message):
     __slots__ = ("board", "snapshot_json", "routes")
@@ -356,16 +476,18 @@ class EvaluateRequest(_message.Message):
     def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., snapshot_json: _Optional[str] = ..., routes: _Optional[_Iterable[_Union[ClaimedRoute, _Mapping]]] = ...) -> None: ...
 
 class EvaluateResponse(_message.Message):
-    __slots__ = ("legal", "revenue", "routes", "findings")
+    __slots__ = ("legal", "revenue", "routes", "findings", "summary")
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     ROUTES_FIELD_NUMBER: _ClassVar[int]
     FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
     legal: bool
     revenue: int
     routes: _containers.RepeatedCompositeFieldContainer[Route]
     findings: _containers.RepeatedCompositeFieldContainer[Finding]
-    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ...) -> None: ...
+    summary: RunSummary
+    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ...) -> None: ...
 
 class ListRulesetsRequest(_message.Message):
     __slots__ = ()
@@ -386,3 +508,51 @@ class ListRulesetsResponse(_message.Message):
     RULESETS_FIELD_NUMBER: _ClassVar[int]
     rulesets: _containers.RepeatedCompositeFieldContainer[RulesetInfo]
     def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ...) -> None: ...
+
+class MineState(_message.Message):
+    __slots__ = ("id", "connected", "machine", "switcher", "machine_revenue", "switcher_revenue")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    MACHINE_FIELD_NUMBER: _ClassVar[int]
+    SWITCHER_FIELD_NUMBER: _ClassVar[int]
+    MACHINE_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    SWITCHER_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    connected: bool
+    machine: int
+    switcher: int
+    machine_revenue: _containers.RepeatedScalarFieldContainer[int]
+    switcher_revenue: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, id: _Optional[str] = ..., connected: _Optional[bool] = ..., machine: _Optional[int] = ..., switcher: _Optional[int] = ..., machine_revenue: _Optional[_Iterable[int]] = ..., switcher_revenue: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class MineProductionRequest(_message.Message):
+    __slots__ = ("mines", "public_company", "harzer_werke", "hw_bonus")
+    MINES_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_COMPANY_FIELD_NUMBER: _ClassVar[int]
+    HARZER_WERKE_FIELD_NUMBER: _ClassVar[int]
+    HW_BONUS_FIELD_NUMBER: _ClassVar[int]
+    mines: _containers.RepeatedCompositeFieldContainer[MineState]
+    public_company: bool
+    harzer_werke: bool
+    hw_bonus: int
+    def __init__(self, mines: _Optional[_Iterable[_Union[MineState, _Mapping]]] = ..., public_company: _Optional[bool] = ..., harzer_werke: _Optional[bool] = ..., hw_bonus: _Optional[int] = ...) -> None: ...
+
+class MineRevenue(_message.Message):
+    __slots__ = ("id", "switcher", "revenue")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    SWITCHER_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    switcher: int
+    revenue: int
+    def __init__(self, id: _Optional[str] = ..., switcher: _Optional[int] = ..., revenue: _Optional[int] = ...) -> None: ...
+
+class MineProductionResponse(_message.Message):
+    __slots__ = ("revenue", "mines", "bonus")
+    REVENUE_FIELD_NUMBER: _ClassVar[int]
+    MINES_FIELD_NUMBER: _ClassVar[int]
+    BONUS_FIELD_NUMBER: _ClassVar[int]
+    revenue: int
+    mines: _containers.RepeatedCompositeFieldContainer[MineRevenue]
+    bonus: int
+    def __init__(self, revenue: _Optional[int] = ..., mines: _Optional[_Iterable[_Union[MineRevenue, _Mapping]]] = ..., bonus: _Optional[int] = ...) -> None: ...

@@ -52,6 +52,11 @@ class RouteServiceStub:
                 request_serializer=routemax_dot_v1_dot_routemax__pb2.ListRulesetsRequest.SerializeToString,
                 response_deserializer=routemax_dot_v1_dot_routemax__pb2.ListRulesetsResponse.FromString,
                 _registered_method=True)
+        self.MineProduction = channel.unary_unary(
+                '/routemax.v1.RouteService/MineProduction',
+                request_serializer=routemax_dot_v1_dot_routemax__pb2.MineProductionRequest.SerializeToString,
+                response_deserializer=routemax_dot_v1_dot_routemax__pb2.MineProductionResponse.FromString,
+                _registered_method=True)
 
 
 class RouteServiceServicer:
@@ -81,6 +86,13 @@ class RouteServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def MineProduction(self, request, context):
+        """1873 mining companies: production revenue, and the best switcher assignment of a public one.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RouteServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -98,6 +110,11 @@ def add_RouteServiceServicer_to_server(servicer, server):
                     servicer.ListRulesets,
                     request_deserializer=routemax_dot_v1_dot_routemax__pb2.ListRulesetsRequest.FromString,
                     response_serializer=routemax_dot_v1_dot_routemax__pb2.ListRulesetsResponse.SerializeToString,
+            ),
+            'MineProduction': grpc.unary_unary_rpc_method_handler(
+                    servicer.MineProduction,
+                    request_deserializer=routemax_dot_v1_dot_routemax__pb2.MineProductionRequest.FromString,
+                    response_serializer=routemax_dot_v1_dot_routemax__pb2.MineProductionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -184,6 +201,33 @@ class RouteService:
             '/routemax.v1.RouteService/ListRulesets',
             routemax_dot_v1_dot_routemax__pb2.ListRulesetsRequest.SerializeToString,
             routemax_dot_v1_dot_routemax__pb2.ListRulesetsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def MineProduction(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/routemax.v1.RouteService/MineProduction',
+            routemax_dot_v1_dot_routemax__pb2.MineProductionRequest.SerializeToString,
+            routemax_dot_v1_dot_routemax__pb2.MineProductionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -100,6 +100,7 @@ def harzbahn(board: Board) -> Harzbahn:
     diesel = data.get("diesel") or {}
     pool = tuple(diesel.get("allocated_subtrains", ())) + tuple(diesel.get("next_pool_ids", ()))
     homes = board.extra.get("company_home") or []
+    _check_ids(board, supers, routes)
     return Harzbahn(
         company=board.company, super_trains=supers, concession_routes=routes,
         concession_hexes=frozenset(h for r in routes for h in r) | frozenset(concession.get("route_hexes", ())),
@@ -114,3 +115,17 @@ def harzbahn(board: Board) -> Harzbahn:
         diesel_stop_revenue=int(consts.get("DIESEL_STOP_REVENUE", 10)),
         mines=list(data.get("mines", [])), hw_bonus=int(consts.get("HW_BONUS", 50)),
     )
+
+
+def _check_ids(board: Board, supers: list[SuperTrain], routes: list[frozenset[str]]) -> None:
+    train_ids = {t.id for t in board.trains}
+    for i, st in enumerate(supers):
+        if st.distance < 0:
+            raise BoardError(f"h1873.super_trains[{i}].distance", "must not be negative")
+        for sub in st.subtrains:
+            if sub not in train_ids:
+                raise BoardError(f"h1873.super_trains[{i}].subtrains", f"unknown train {sub!r}")
+    for i, route in enumerate(routes):
+        for h in sorted(route):
+            if h not in board.hexes:
+                raise BoardError(f"h1873.concession_routes[{i}]", f"unknown hex {h!r}")

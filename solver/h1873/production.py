@@ -1,0 +1,84 @@
+"""1873 mine production: what a mine, or a public mining company's mines, earn in an OR.
+
+A mine unconnected to the state railway earns its fixed revenue (the first machine value). A
+connected mine earns the value for its machine size plus its switcher's value. A public mining
+company may move its switchers freely between its mines (at most one per mine); the best
+assignment is found with CP-SAT. Harzer Werke adds its bonus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from solver.errors import BoardError
+
+
+@dataclass(frozen=True)
+class MineState:
+    id: str
+    connected: bool
+    machine: int  # 0 = no machine (counts as size 1)
+    switcher: int  # 0 = none, else 2..5
+    machine_revenue: tuple[int, ...]
+    switcher_revenue: tuple[int, ...]
+
+
+@dataclass
+class Production:
+    revenue: int
+    bonus: int
+    per_mine: dict[str, int] = field(default_factory=dict)
+    switchers: dict[str, int] = field(default_factory=dict)  # mine id -> switcher size (0 none)
+
+
+def validate_mines(mines: Sequence[MineState]) -> None:
+    """BoardError naming the first out-of-spec field."""
+    if not mines:
+        raise BoardError("mines", "give at least one mine")
+    for i, m in enumerate(mines):
+        if not 0 <= m.machine <= len(m.machine_revenue) or not m.machine_revenue:
+            raise BoardError(f"mines[{i}].machine", f"machine size {m.machine} has no machine_revenue entry")
+        if m.switcher and not 2 <= m.switcher <= len(m.switcher_revenue) + 1:
+            raise BoardError(f"mines[{i}].switcher", f"switcher size {m.switcher} has no switcher_revenue entry")
+
+
+def mine_revenue(mine: MineState, switcher: int) -> int:
+    """One mine's production with the given switcher (0: none)."""
+    if not mine.connected:
+        return mine.machine_revenue[0]
+    value = mine.machine_revenue[max(1, mine.machine) - 1]
+    if switcher:
+        value += mine.switcher_revenue[switcher - 2]
+    return value
+
+
+def production(mines: Sequence[MineState], public: bool, harzer_werke: bool = False, hw_bonus: int = 50) -> Production:
+    """Production revenue; for a public mining company with the best switcher assignment."""
+    validate_mines(mines)
+    bonus = hw_bonus if harzer_werke else 0
+    if not public or not any(m.switcher for m in mines):
+        per = {m.id: mine_revenue(m, m.switcher) for m in mines}
+        return Production(revenue=sum(per.values()) + bonus, bonus=bonus, per_mine=per,
+                          switchers={m.id: m.switcher for m in mines})
+    sizes = [m.switcher for m in mines if m.switcher]
+    model = cp_model.CpModel()
+    a = {(i, j): model.NewBoolVar(f"a{i}_{j}") for i in range(len(sizes)) for j in range(len(mines))}
+    for i in range(len(sizes)):
+        model.AddExactlyOne(a[(i, j)] for j in range(len(mines)))
+    for j in range(len(mines)):
+        model.AddAtMostOne(a[(i, j)] for i in range(len(sizes)))
+    model.Maximize(sum((mine_revenue(mines[j], sizes[i]) - mine_revenue(mines[j], 0)) * a[(i, j)]
+                       for i, j in a))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    if solver.Solve(model) != cp_model.OPTIMAL:
+        raise RuntimeError("the switcher assignment could not be proven optimal")
+    switchers = {m.id: 0 for m in mines}
+    for (i, j), v in a.items():
+        if solver.Value(v):
+            switchers[mines[j].id] = sizes[i]
+    per = {m.id: mine_revenue(m, switchers[m.id]) for m in mines}
+    return Production(revenue=sum(per.values()) + bonus, bonus=bonus, per_mine=per, switchers=switchers)

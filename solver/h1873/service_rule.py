@@ -1,0 +1,29 @@
+"""The 1873 service rule: as many routes as possible must be serviced.
+
+Our reading: the most routes the company's trains can legally run together this OR, counting
+each standard-train route and each diesel route, is the number it must run; revenue is then
+maximised among such runs (objective RULEBOOK). A claimed run with fewer routes breaks no hard
+rule that 18xx.games enforces, so it gets an advisory finding, UNDERSERVICED, kept apart.
+"""
+
+from __future__ import annotations
+
+from solver.board import Board
+from solver.evaluator import Evaluation
+from solver.route_rules import Finding
+
+
+def service_finding(board: Board, evaluation: Evaluation, time_limit_s: float = 10.0) -> Finding | None:
+    """UNDERSERVICED when a legal run could service more routes than the claimed one."""
+    from solver.optimiser import OPTIMAL, SolveOptions, solve
+
+    best = solve(board, SolveOptions(time_limit_s=time_limit_s, objective="RULEBOOK"))
+    if best.status != OPTIMAL:
+        return None
+    possible = len(best.routes)
+    evaluation.details["routes_possible"] = possible
+    served = int(evaluation.details.get("routes_serviced", 0))
+    if served >= possible:
+        return None
+    return Finding("UNDERSERVICED", f"the run services {served} routes but {possible} can be serviced together "
+                                    "(rules: as many routes as possible must be serviced)", -1, hard=False)
