@@ -21,9 +21,14 @@ class LegGraph:
     legs_from: dict[str, list[Leg]]
     masks: dict[int, int]  # id(leg) -> bit mask of its track keys
     key_bits: dict[tuple, int] = field(default_factory=dict)
+    bits: dict[int, tuple[int, ...]] = field(default_factory=dict)  # id(leg) -> its key bits
 
     def mask(self, leg: Leg) -> int:
         return self.masks[id(leg)]
+
+    def route_bits(self, legs: Sequence[Leg]) -> list[int]:
+        """The key bits a route over these legs occupies."""
+        return [b for leg in legs for b in self.bits[id(leg)]]
 
 
 def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
@@ -33,6 +38,7 @@ def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
     legs_from: dict[str, list[Leg]] = {}
     key_bits: dict[tuple, int] = {}
     masks: dict[int, int] = {}
+    bits: dict[int, tuple[int, ...]] = {}
     for nid, node in board.nodes.items():
         if node.kind == "junction":
             continue
@@ -40,13 +46,26 @@ def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
         legs_from[nid] = legs
         for leg in legs:
             m = 0
+            own = []
             for k in leg.keys:
                 if key_filter is not None and not key_filter(k):
                     continue
                 bit = key_bits.setdefault(k, len(key_bits))
                 m |= 1 << bit
+                own.append(bit)
             masks[id(leg)] = m
-    return LegGraph(legs_from=legs_from, masks=masks, key_bits=key_bits)
+            bits[id(leg)] = tuple(own)
+    return LegGraph(legs_from=legs_from, masks=masks, key_bits=key_bits, bits=bits)
+
+
+def mask_bits(mask: int) -> list[int]:
+    """The set bits of a track mask, lowest first (one step per set bit)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 @dataclass(frozen=True)
@@ -78,6 +97,7 @@ class Candidate:
     legs: tuple[Leg, ...]
     mask: int
     revenue: dict[int, list[int]] = field(default_factory=dict)  # class index -> stop revenues
+    bits: tuple[int, ...] = ()  # the set bits of `mask`
 
 
 class _Stop(Exception):
@@ -172,7 +192,7 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
             complete = False
             break
         stops = [board.nodes[n] for n in nodes_]
-        cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
+        cand = Candidate(nodes=nodes_, legs=legs, mask=mask, bits=tuple(graph.route_bits(legs)))
         for ci, train in enumerate(classes):
             if train_findings(train, stops, crossings):
                 continue

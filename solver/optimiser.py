@@ -70,8 +70,8 @@ def _pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadlin
     model = cp_model.CpModel()
     xs: dict[tuple[int, int], cp_model.IntVar] = {}
     by_class: dict[int, list[cp_model.IntVar]] = defaultdict(list)
-    by_bit: dict[int, list[cp_model.IntVar]] = defaultdict(list)
-    objective = []
+    by_bit: dict[int, list[int]] = defaultdict(list)  # key bit -> candidate indexes using it
+    weights: list[int] = []
     for r, cand in enumerate(cands):
         here = []
         for ci, stops in cand.revenue.items():
@@ -79,25 +79,22 @@ def _pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadlin
             xs[(r, ci)] = x
             by_class[ci].append(x)
             here.append(x)
-            objective.append(sum(stops) * x)
+            weights.append(sum(stops))
         if len(here) > 1:
             model.AddAtMostOne(here)
-        m, bit = cand.mask, 0
-        while m:
-            if m & 1:
-                by_bit[bit].extend(here)
-            m >>= 1
-            bit += 1
+        for bit in cand.bits:
+            by_bit[bit].append(r)
     for ci, vs in by_class.items():
         model.Add(sum(vs) <= counts[ci])
+    per_cand = [[xs[(r, ci)] for ci in c.revenue] for r, c in enumerate(cands)]
     seen: set[tuple[int, ...]] = set()
-    for vs in by_bit.values():
-        if len(vs) > 1:
-            key = tuple(sorted(v.Index() for v in vs))
-            if key not in seen:
-                seen.add(key)
-                model.AddAtMostOne(vs)
-    model.Maximize(sum(objective))
+    for users in by_bit.values():
+        key = tuple(users)
+        if key in seen or (len(users) == 1 and len(per_cand[users[0]]) == 1):
+            continue
+        seen.add(key)
+        model.AddAtMostOne([v for r in users for v in per_cand[r]])
+    model.Maximize(cp_model.LinearExpr.WeightedSum(list(xs.values()), weights))
     for pair in hint:
         model.AddHint(xs[pair], 1)
     solver = cp_model.CpSolver()
@@ -112,7 +109,8 @@ def _pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadlin
     return status, chosen, int(solver.BestObjectiveBound() + 1e-6), stats
 
 
-def _greedy(cands: list[Candidate], counts: list[int], starts: int = 12) -> list[tuple[int, int]]:
+def _greedy(cands: list[Candidate], counts: list[int], starts: int = 12,
+            deadline: float | None = None) -> list[tuple[int, int]]:
     """A quick legal packing: best-paying candidates first, restarted from each of the best
     few candidates forced in first; the best of these runs."""
     order = sorted(((sum(st), r, ci) for r, c in enumerate(cands) for ci, st in c.revenue.items()), reverse=True)
@@ -135,6 +133,8 @@ def _greedy(cands: list[Candidate], counts: list[int], starts: int = 12) -> list
 
     best = run(None)
     for first in order[1:starts]:
+        if deadline is not None and time.monotonic() > deadline:
+            break
         best = max(best, run(first), key=lambda x: x[0])
     return best[1]
 
@@ -163,7 +163,7 @@ def _prune(cands: list[Candidate], counts: list[int], lower: int,
                 if (r, ci) in kept_pairs:
                     new_keep.append((len(out), ci))
         if rev:
-            out.append(Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue=rev))
+            out.append(Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue=rev, bits=c.bits))
     return out, new_keep
 
 
@@ -180,11 +180,11 @@ def solve(board: Board, opts: SolveOptions | None = None) -> SolveResult:
     counts = [len(m) for m in members]
     graph = build_leg_graph(board)
     # finding candidates may use most of the time; the packing keeps at least a fifth of it
-    cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, t0 + opts.time_limit_s * 0.8)
+    cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, t0 + opts.time_limit_s * 0.6)
     t1 = time.monotonic()
     stats: dict[str, float] = {"candidates": float(len(cands)), "classes": float(len(reps)),
                                "enumerate_ms": (t1 - t0) * 1000.0}
-    greedy = _greedy(cands, counts)
+    greedy = _greedy(cands, counts, deadline=deadline - 0.1 * opts.time_limit_s)
     lower = sum(sum(cands[r].revenue[ci]) for r, ci in greedy)
     cands, greedy = _prune(cands, counts, lower, greedy)
     stats["after_prune"] = float(len(cands))
@@ -193,6 +193,8 @@ def solve(board: Board, opts: SolveOptions | None = None) -> SolveResult:
     elif len(board.trains) == 1 or len(greedy) == sum(counts) == 1:
         status, chosen = OPTIMAL, greedy
         bound = sum(sum(cands[r].revenue[ci]) for r, ci in chosen)
+    elif time.monotonic() > deadline - 0.05 * opts.time_limit_s:
+        status, chosen, bound = FEASIBLE, greedy, -1
     else:
         status, chosen, bound, pstats = _pack(cands, counts, opts, deadline, greedy)
         stats.update(pstats)

@@ -111,3 +111,24 @@ def chain_board(revenues: list[int], token_at: int = 0) -> tuple[BoardBuilder, l
         if i < len(hexes) - 1:
             b.path(h, cities[-1], 4)
     return b, cities
+
+
+def dense_board(size: int, trains: int = 2) -> BoardBuilder:
+    """A size x size patch of hexes (axial coordinates), a city in each joined to every
+    neighbour, and unlimited trains: far too many routes to enumerate within a short deadline."""
+    b = BoardBuilder()
+    steps = {4: (1, 0), 5: (0, 1), 0: (-1, 1)}  # edge -> (dq, dr); the other three are their opposites
+    ids = {(q, r): f"Q{q}R{r}" for q in range(size) for r in range(size)}
+    for (q, r), hid in ids.items():
+        b.hex(hid)
+        for edge, (dq, dr) in steps.items():
+            other = ids.get((q + dq, r + dr))
+            if other:
+                b.link(hid, edge, other)
+    for (q, r), hid in ids.items():
+        city = b.city(hid, 10 + (q * 7 + r * 3) % 40, token=(q, r) == (0, 0))
+        for edge in sorted(int(e) for e in b.hex(hid)["neighbors"]):
+            b.path(hid, city, edge)
+    for i in range(trains):
+        b.train(f"D-{i}", 999, name="D")
+    return b

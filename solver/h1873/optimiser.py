@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from solver.board import Board
+from solver.candidates import mask_bits
 from solver.h1873.candidates import Shape
 from solver.h1873.context import Harzbahn, SuperTrain
 
@@ -65,7 +66,7 @@ class Model1873:
     def _no_shared_track(self) -> None:
         by_bit: dict[int, list] = defaultdict(list)
         for r, shape in enumerate(self.mining):
-            for bit in _bits(shape.mask):
+            for bit in mask_bits(shape.mask):
                 by_bit[bit].extend(self.x[(r, si)] for si in range(len(self.supers)))
         for vs in by_bit.values():
             if len(vs) > 1:
@@ -73,7 +74,7 @@ class Model1873:
         by_bit_d: dict[int, list] = defaultdict(list)
         for r, shape in enumerate(self.diesel):
             if self.has_diesel:
-                for bit in _bits(shape.mask):
+                for bit in mask_bits(shape.mask):
                     by_bit_d[bit].append(self.y[r])
         for vs in by_bit_d.values():
             if len(vs) > 1:
@@ -252,13 +253,3 @@ class Model1873:
     def forbid(self, chosen: list[tuple[int, int]]) -> None:
         """A no-good: this exact selection may not be chosen again."""
         self.model.AddBoolOr([self.lit(r, si).Not() for r, si in chosen])
-
-
-def _bits(mask: int) -> list[int]:
-    out, bit = [], 0
-    while mask:
-        if mask & 1:
-            out.append(bit)
-        mask >>= 1
-        bit += 1
-    return out
