@@ -68,3 +68,29 @@ def test_evaluate_recorded_and_claimed_routes(tmp_path: Path, capsys) -> None:
     bad = json.loads(capsys.readouterr().out)
     assert bad["legal"] is False
     assert "SHARED_TRACK" in {f["code"] for f in bad["findings"]}
+
+
+def test_solve_1873_objectives_and_run_summary(capsys) -> None:
+    path = str(CORPUS / "1873" / "hs_gwlftpex_33770.jsonl.gz")
+    assert main(["solve", path, "--position", "37", "--json", "--objective", "revenue-only"]) == 0
+    money = json.loads(capsys.readouterr().out)
+    assert main(["solve", path, "--position", "37", "--json"]) == 0
+    rules = json.loads(capsys.readouterr().out)
+    assert money["objective"] == "REVENUE_ONLY" and rules["objective"] == "RULEBOOK"
+    assert rules["routes_serviced"] > money["routes_serviced"]
+    assert money["revenue"] >= money["recorded_revenue"] > rules["revenue"]
+    assert money["net_revenue"] == money["revenue"] - money["maintenance"] + money["qlb_bonus"]
+
+
+def test_mines_command(tmp_path: Path, capsys) -> None:
+    spec = tmp_path / "mines.json"
+    spec.write_text(json.dumps({"public_company": True, "harzer_werke": False, "mines": [
+        {"id": "1", "connected": True, "machine": 2, "switcher": 0,
+         "machine_revenue": [40, 50, 60, 70, 80], "switcher_revenue": [30, 40, 50, 60]},
+        {"id": "2", "connected": False, "machine": 1, "switcher": 3,
+         "machine_revenue": [40, 60, 80, 100, 120], "switcher_revenue": [20, 30, 40, 50]}]}))
+    assert main(["mines", str(spec), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # the 3S earns nothing on the unconnected mine 2, so it moves to mine 1: 50 + 40, plus 40 fixed
+    assert out["switchers"] == {"1": 3, "2": 0}
+    assert out["revenue"] == 130
