@@ -35,8 +35,12 @@ def _p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-@pytest.mark.parametrize("title", sorted(BOARDS))
-def test_solve_positions_of_title(benchmark, title: str) -> None:
+CASES = [(t, None) for t in sorted(BOARDS) if t != "Harzbahn 1873"]
+CASES += [("Harzbahn 1873", "RULEBOOK"), ("Harzbahn 1873", "REVENUE_ONLY")]
+
+
+@pytest.mark.parametrize(("title", "objective"), CASES, ids=lambda v: str(v))
+def test_solve_positions_of_title(benchmark, title: str, objective: str | None) -> None:
     boards = BOARDS[title]
     nxt = count()
     times: list[float] = []
@@ -45,7 +49,7 @@ def test_solve_positions_of_title(benchmark, title: str) -> None:
         return (boards[next(nxt) % len(boards)],), {}
 
     def run(board):
-        result = solve(board, SolveOptions(time_limit_s=60))
+        result = solve(board, SolveOptions(time_limit_s=60, objective=objective))
         times.append(result.stats["solve_ms"])
         return result
 
