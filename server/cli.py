@@ -194,6 +194,43 @@ def cmd_mines(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_audit(args: argparse.Namespace) -> int:
+    """Audit recorded runs: legality, revenue by the rules, the optimum and the gap."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from server.audit_html import render
+    from server.audit_run import default_workers, expand_paths, iter_items, make_executor, run_audit
+    from server.audit_summary import print_summary, read_lines, summarise
+
+    console = Console(stderr=True)
+    files = expand_paths(args.paths)
+    if not files:
+        console.print("[red]no snapshot files found[/red]")
+        return 2
+    out = Path(args.out)
+    total = sum(1 for _ in iter_items(files))
+    workers = args.workers or default_workers()
+    t0 = time.perf_counter()
+    columns = (TextColumn("auditing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
+        task = progress.add_task("audit", total=total)
+        progress.update(task, completed=min(total, len(read_lines(out)) if out.exists() else 0))
+        with make_executor(workers, args.dask, args.dask_scheduler) as executor:
+            written = run_audit(iter_items(files), out, executor, time_limit_s=args.time_limit,
+                                objective=OBJECTIVES[args.objective] or "REVENUE_ONLY",
+                                on_line=lambda _line: progress.advance(task))
+    seconds = time.perf_counter() - t0
+    lines = read_lines(out)
+    summary = summarise(lines)
+    print_summary(summary, Console())
+    console.print(f"{written} positions audited in {seconds:.1f} s ({written / max(seconds, 1e-9):.1f} per second), "
+                  f"{len(lines)} in {out}")
+    if args.html:
+        Path(args.html).write_text(render(summary, lines), encoding="utf-8")
+        console.print(f"report: {args.html}")
+    return 1 if summary.errors.get("disagreement") else 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from server.app import create_server, default_address
 
@@ -230,6 +267,18 @@ def build_parser() -> argparse.ArgumentParser:
                            help="1873: rulebook (most routes, then revenue; the default) or revenue-only")
         else:
             c.add_argument("--routes", help="JSON file: a list of {train, nodes, legs} (snapshot ids)")
+    a = sub.add_parser("audit", help="audit recorded runs: legal? revenue by the rules? money left on the table?")
+    a.add_argument("paths", nargs="+", help="snapshot files (.json, .jsonl.gz), folders or globs")
+    a.add_argument("--out", required=True, help="JSON lines output; re-running with it skips positions done")
+    a.add_argument("--workers", type=int, default=0, help="local worker processes (default: all cores)")
+    a.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster")
+    a.add_argument("--dask-scheduler", default=None, help="run on the Dask cluster at this scheduler address")
+    a.add_argument("--html", default=None, help="also write a self-contained HTML report")
+    a.add_argument("--time-limit", type=float, default=10.0, help="seconds per position (default 10)")
+    a.add_argument("--objective", choices=sorted(OBJECTIVES), default="revenue-only",
+                   help="1873 objective of the optimum (default revenue-only; the service rule is checked apart)")
+    a.set_defaults(func=cmd_audit)
+
     m = sub.add_parser("mines", help="1873 mine production of a mining company (JSON: mines, public_company)")
     m.add_argument("file", help='JSON: {"public_company": true, "harzer_werke": false, "mines": [{"id", "connected", '
                                 '"machine", "switcher", "machine_revenue", "switcher_revenue"}]}')
@@ -250,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"routemax: {exc}", file=sys.stderr)
         return 2
     finally:
-        if args.command != "serve" and not getattr(args, "json", False):
+        if args.command not in ("serve", "audit") and not getattr(args, "json", False):
             print(f"({time.perf_counter() - t0:.2f} s)", file=sys.stderr)
 
 

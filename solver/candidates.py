@@ -86,7 +86,8 @@ def standard_walk_rules(board: Board) -> WalkRules:
     return WalkRules(visitable=visitable, passable=passable, starts=visitable, ends=visitable)
 
 
-RouteShape = tuple[tuple[str, ...], tuple[Leg, ...], int, int]  # nodes, legs, track mask, hex crossings
+# nodes, legs, track mask, hex crossings, visit cost, whether a stop has the company's token
+RouteShape = tuple[tuple[str, ...], tuple[Leg, ...], int, int, int, bool]
 
 
 @dataclass
@@ -97,7 +98,7 @@ class Candidate:
     legs: tuple[Leg, ...]
     mask: int
     revenue: dict[int, list[int]] = field(default_factory=dict)  # class index -> stop revenues
-    bits: tuple[int, ...] = ()  # the set bits of `mask`
+    bits: tuple[int, ...] = ()  # the set bits of `mask` (filled in once candidates are pruned)
 
 
 class _Stop(Exception):
@@ -132,7 +133,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
 
     def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
-             crossings: int, cost: int) -> None:
+             crossings: int, cost: int, token: bool) -> None:
         n_legs = len(legs)
         if n_legs and (stops[-1].id not in passable or not legs[-1].may_stand(n_legs - 1, n_legs + 1)):
             return
@@ -152,13 +153,14 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                 legs.append(leg)
                 seen.add(node.id)
                 new_mask = mask | leg_mask
+                new_token = token or node.tokened_by_company
                 if first < order[node.id] and node.id in ends:
-                    out.append((tuple(path), tuple(legs), new_mask, new_cross))
+                    out.append((tuple(path), tuple(legs), new_mask, new_cross, new_cost, new_token))
                     if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
                                            and time.monotonic() > deadline):
                         raise _Stop
                 grow(path, seen, legs, new_mask, stops, groups | set(node.groups) if node.groups else groups,
-                     new_cross, new_cost)
+                     new_cross, new_cost, new_token)
                 seen.discard(node.id)
                 path.pop()
                 legs.pop()
@@ -169,7 +171,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             if start not in rules.starts:
                 continue
             node = nodes[start]
-            grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost)
+            grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost, node.tokened_by_company)
     except _Stop:
         return out, False
     return out, True
@@ -187,14 +189,14 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     cache: dict[tuple[int, frozenset[str]], list[int]] = {}
     walk_deadline = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) * 0.5
     shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline)
-    for k, (nodes_, legs, mask, crossings) in enumerate(shapes):
+    for k, (nodes_, legs, mask, crossings, cost, token) in enumerate(shapes):
         if deadline is not None and k % 256 == 255 and time.monotonic() > deadline:
             complete = False
             break
         stops = [board.nodes[n] for n in nodes_]
-        cand = Candidate(nodes=nodes_, legs=legs, mask=mask, bits=tuple(graph.route_bits(legs)))
+        cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
         for ci, train in enumerate(classes):
-            if train_findings(train, stops, crossings):
+            if train_findings(train, stops, crossings, cost, token):
                 continue
             if plain[ci]:
                 table = node_rev[ci]

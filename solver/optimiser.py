@@ -187,6 +187,8 @@ def solve(board: Board, opts: SolveOptions | None = None) -> SolveResult:
     greedy = _greedy(cands, counts, deadline=deadline - 0.1 * opts.time_limit_s)
     lower = sum(sum(cands[r].revenue[ci]) for r, ci in greedy)
     cands, greedy = _prune(cands, counts, lower, greedy)
+    for c in cands:
+        c.bits = tuple(graph.route_bits(c.legs))
     stats["after_prune"] = float(len(cands))
     if not cands:
         status, chosen, bound = OPTIMAL, [], 0

@@ -25,15 +25,19 @@ class Finding:
     hard: bool = True
 
 
-def train_findings(train: Train, stops: Sequence[Node], crossings: int) -> list[tuple[str, str]]:
-    """The rules that depend on the train: number of stops, token, distance."""
+def train_findings(train: Train, stops: Sequence[Node], crossings: int, cost: int | None = None,
+                   has_token: bool | None = None) -> list[tuple[str, str]]:
+    """The rules that depend on the train: number of stops, token, distance. `cost` (sum of visit
+    costs) and `has_token` may be given when the caller already knows them."""
     out: list[tuple[str, str]] = []
     if len(stops) < 2 and not (train.local and len(stops) == 1 and stops[0].tokened_by_company):
         out.append(("TOO_FEW_STOPS", f"a route of {train.id} needs at least two stops"
                     + (" (a local train: one tokened city)" if train.local else "")))
-    if train.requires_token and not any(s.tokened_by_company for s in stops):
+    if has_token is None:
+        has_token = any(s.tokened_by_company for s in stops)
+    if train.requires_token and not has_token:
         out.append(("NO_TOKEN", f"the route of {train.id} visits no city with the company's token"))
-    if not within_distance(train, stops, crossings):
+    if not within_distance(train, stops, crossings, cost):
         out.append(("TOO_LONG", f"the route is longer than train {train.name} may run"))
     return out
 

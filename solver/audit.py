@@ -1,0 +1,82 @@
+"""Auditing one recorded run: was it legal, did it earn what the rules give, and what did it leave
+on the table. One JSON-ready dict per position; the batch tools stream these as lines."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from solver.errors import BoardError, EvaluatorDisagreement
+from solver.evaluator import PricedRoute, claims_from_recorded, evaluate
+from solver.h1873.service_rule import service_finding
+from solver.optimiser import SolveOptions, solve
+from solver.snapshot import board_from_snapshot
+
+
+def route_dict(route: PricedRoute) -> dict[str, Any]:
+    """A route in the snapshot's id scheme."""
+    return {"train": route.train, "nodes": route.nodes, "legs": [list(leg.paths) for leg in route.legs],
+            "hexes": [list(leg.hexes) for leg in route.legs], "stop_revenues": route.stop_revenues,
+            "revenue": route.revenue}
+
+
+def _base(source: str, raw: dict[str, Any]) -> dict[str, Any]:
+    src = raw.get("source") or {}
+    return {"source": source, "title": src.get("title", "?"), "company": (raw.get("company") or {}).get("id", "?"),
+            "action_id": src.get("action_id"), "plain_revenue": raw.get("plain_revenue"),
+            "plain_revenue_reasons": raw.get("plain_revenue_reasons", [])}
+
+
+def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
+                   objective: str = "REVENUE_ONLY") -> dict[str, Any]:
+    """The audit line of one snapshot. Errors become an `error` field, never an exception."""
+    t0 = time.perf_counter()
+    line = _base(source, raw)
+    try:
+        board = board_from_snapshot(raw)
+    except BoardError as exc:
+        line["error"] = str(exc)
+        line["error_kind"] = "unsupported" if exc.field == "ruleset" else "invalid"
+        return line
+    except (KeyError, TypeError, ValueError) as exc:
+        line.update(error=f"malformed snapshot: {exc!r}", error_kind="invalid")
+        return line
+    recorded = raw.get("recorded") or {}
+    recorded_revenue = recorded.get("routes_revenue")
+    verdict = evaluate(board, claims_from_recorded(recorded))
+    if board.ruleset == "1873" and verdict.legal:
+        finding = service_finding(board, verdict, time_limit_s)
+        if finding is not None:
+            verdict.findings.append(finding)
+    line["recorded_revenue"] = recorded_revenue
+    line["verdict"] = {
+        "legal": verdict.legal, "revenue": verdict.revenue,
+        "findings": [{"code": f.code, "message": f.message, "route": f.route, "hard": f.hard}
+                     for f in verdict.findings],
+        "routes": [route_dict(r) for r in verdict.routes],
+    }
+    try:
+        result = solve(board, SolveOptions(time_limit_s=time_limit_s, objective=objective))
+    except EvaluatorDisagreement as exc:
+        line.update(error=f"INTERNAL: {exc}", error_kind="disagreement")
+        return line
+    line["optimum"] = {"revenue": result.revenue, "status": result.status, "bound": result.bound,
+                       "routes": [route_dict(r) for r in result.routes], "objective": objective}
+    if "net_revenue" in result.details:
+        line["optimum"]["net_revenue"] = result.details["net_revenue"]
+    base = recorded_revenue if recorded_revenue is not None else verdict.revenue
+    line["gap"] = result.revenue - base
+    line["solve_ms"] = round((time.perf_counter() - t0) * 1000.0, 3)
+    return line
+
+
+def audit_text(source: str, text: str, time_limit_s: float = 10.0, objective: str = "REVENUE_ONLY") -> dict[str, Any]:
+    """The audit line of one snapshot given as JSON text (what workers receive)."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return {"source": source, "error": f"not valid JSON: {exc.msg}", "error_kind": "malformed"}
+    if not isinstance(raw, dict) or "hexes" not in raw:
+        return {"source": source, "error": "not a route snapshot", "error_kind": "malformed"}
+    return audit_snapshot(source, raw, time_limit_s, objective)
