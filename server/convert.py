@@ -229,3 +229,19 @@ def claims_from_proto(routes: list[pb.ClaimedRoute]) -> list[ClaimedRoute]:
                                 legs=[list(leg.paths) for leg in r.legs] if by_paths else [],
                                 connections=[] if by_paths else [list(leg.hexes) for leg in r.legs]))
     return out
+
+
+def audit_line(line: dict) -> pb.AuditLine:
+    """An audit line (solver.audit) as a protobuf message, with the full line as JSON beside it."""
+    verdict = line.get("verdict") or {}
+    optimum = line.get("optimum") or {}
+    return pb.AuditLine(
+        source=line.get("source", ""), title=line.get("title", ""), company=line.get("company", ""),
+        action_id=int(line.get("action_id") or 0), plain_revenue=bool(line.get("plain_revenue")),
+        recorded_revenue=int(line.get("recorded_revenue") or 0), legal=bool(verdict.get("legal", False)),
+        revenue_by_rules=int(verdict.get("revenue", 0)),
+        findings=[pb.Finding(code=f["code"], message=f["message"], route=f["route"], hard=f["hard"])
+                  for f in verdict.get("findings", [])],
+        optimum=int(optimum.get("revenue", 0)), status=STATUS.get(optimum.get("status", ""), pb.STATUS_UNSPECIFIED),
+        bound=int(optimum.get("bound", 0)), gap=int(line.get("gap") or 0), solve_ms=float(line.get("solve_ms", 0.0)),
+        error=line.get("error", ""), json=json.dumps(line))

@@ -9,6 +9,7 @@ import grpc
 from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
 from server import convert, convert_1873
+from solver.audit import audit_text
 from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import evaluate
 from solver.h1873.production import production
@@ -72,6 +73,19 @@ class RouteService(pb_grpc.RouteServiceServicer):
         return pb.ListRulesetsResponse(rulesets=[pb.RulesetInfo(name=r.name, description=r.description,
                                                                 train_kinds=list(r.train_kinds))
                                                  for r in RULESETS.values()])
+
+    def Audit(self, request_iterator, context: grpc.ServicerContext):
+        """One audit line per position, in order; stops when the call is cancelled or out of time."""
+        for req in request_iterator:
+            if not context.is_active():
+                return
+            if req.time_limit_s < 0:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, "time_limit_s: must not be negative")
+            objective = convert.OBJECTIVES.get(req.objective) or "REVENUE_ONLY"
+            line = audit_text(req.source, req.snapshot_json, time_budget(req.time_limit_s, context), objective)
+            if not context.is_active():
+                return
+            yield convert.audit_line(line)
 
     @staticmethod
     def _board(request, context: grpc.ServicerContext):

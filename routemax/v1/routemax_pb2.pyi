@@ -556,3 +556,51 @@ class MineProductionResponse(_message.Message):
     mines: _containers.RepeatedCompositeFieldContainer[MineRevenue]
     bonus: int
     def __init__(self, revenue: _Optional[int] = ..., mines: _Optional[_Iterable[_Union[MineRevenue, _Mapping]]] = ..., bonus: _Optional[int] = ...) -> None: ...
+
+class AuditRequest(_message.Message):
+    __slots__ = ("source", "snapshot_json", "time_limit_s", "objective")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_JSON_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    source: str
+    snapshot_json: str
+    time_limit_s: float
+    objective: Objective
+    def __init__(self, source: _Optional[str] = ..., snapshot_json: _Optional[str] = ..., time_limit_s: _Optional[float] = ..., objective: _Optional[_Union[Objective, str]] = ...) -> None: ...
+
+class AuditLine(_message.Message):
+    __slots__ = ("source", "title", "company", "action_id", "plain_revenue", "recorded_revenue", "legal", "revenue_by_rules", "findings", "optimum", "status", "bound", "gap", "solve_ms", "error", "json")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    COMPANY_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAIN_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    RECORDED_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_BY_RULES_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    OPTIMUM_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    BOUND_FIELD_NUMBER: _ClassVar[int]
+    GAP_FIELD_NUMBER: _ClassVar[int]
+    SOLVE_MS_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    JSON_FIELD_NUMBER: _ClassVar[int]
+    source: str
+    title: str
+    company: str
+    action_id: int
+    plain_revenue: bool
+    recorded_revenue: int
+    legal: bool
+    revenue_by_rules: int
+    findings: _containers.RepeatedCompositeFieldContainer[Finding]
+    optimum: int
+    status: Status
+    bound: int
+    gap: int
+    solve_ms: float
+    error: str
+    json: str
+    def __init__(self, source: _Optional[str] = ..., title: _Optional[str] = ..., company: _Optional[str] = ..., action_id: _Optional[int] = ..., plain_revenue: _Optional[bool] = ..., recorded_revenue: _Optional[int] = ..., legal: _Optional[bool] = ..., revenue_by_rules: _Optional[int] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., optimum: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., gap: _Optional[int] = ..., solve_ms: _Optional[float] = ..., error: _Optional[str] = ..., json: _Optional[str] = ...) -> None: ...

@@ -57,6 +57,11 @@ class RouteServiceStub:
                 request_serializer=routemax_dot_v1_dot_routemax__pb2.MineProductionRequest.SerializeToString,
                 response_deserializer=routemax_dot_v1_dot_routemax__pb2.MineProductionResponse.FromString,
                 _registered_method=True)
+        self.Audit = channel.stream_stream(
+                '/routemax.v1.RouteService/Audit',
+                request_serializer=routemax_dot_v1_dot_routemax__pb2.AuditRequest.SerializeToString,
+                response_deserializer=routemax_dot_v1_dot_routemax__pb2.AuditLine.FromString,
+                _registered_method=True)
 
 
 class RouteServiceServicer:
@@ -93,6 +98,14 @@ class RouteServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Audit(self, request_iterator, context):
+        """Audit recorded runs: one line out per position in, in order. The call's deadline and
+        cancellation stop the stream between positions.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RouteServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -115,6 +128,11 @@ def add_RouteServiceServicer_to_server(servicer, server):
                     servicer.MineProduction,
                     request_deserializer=routemax_dot_v1_dot_routemax__pb2.MineProductionRequest.FromString,
                     response_serializer=routemax_dot_v1_dot_routemax__pb2.MineProductionResponse.SerializeToString,
+            ),
+            'Audit': grpc.stream_stream_rpc_method_handler(
+                    servicer.Audit,
+                    request_deserializer=routemax_dot_v1_dot_routemax__pb2.AuditRequest.FromString,
+                    response_serializer=routemax_dot_v1_dot_routemax__pb2.AuditLine.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -228,6 +246,33 @@ class RouteService:
             '/routemax.v1.RouteService/MineProduction',
             routemax_dot_v1_dot_routemax__pb2.MineProductionRequest.SerializeToString,
             routemax_dot_v1_dot_routemax__pb2.MineProductionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Audit(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/routemax.v1.RouteService/Audit',
+            routemax_dot_v1_dot_routemax__pb2.AuditRequest.SerializeToString,
+            routemax_dot_v1_dot_routemax__pb2.AuditLine.FromString,
             options,
             channel_credentials,
             insecure,

@@ -203,53 +203,11 @@ class Model1873:
         bridges = [self.lit(r, si) for r in range(len(shapes)) if r not in component and unblocked[r] & reach]
         self.model.AddBoolOr([self.lit(r, si).Not() for r in component] + [self.lit(other, si).Not()] + bridges)
 
-    def distance(self, si: int) -> int:
-        return 0 if si < 0 else self.supers[si].distance
-
-    def stop_value(self, node, diesel: bool) -> int:
-        """What an unblocked stop earns the first route of its kind in its hex (mines aside)."""
-        if diesel:
-            return self.ctx.diesel_stop_revenue if node.kind == "city" else 0
-        value = self.ctx.factory_revenue.get(node.hex, 0)
-        if node.kind == "city":
-            value += node.revenue if node.tokened_by_company else self.ctx.stop_revenue
-        return value
-
-    def revenue_of(self, chosen: list[tuple[int, int]]) -> int:
-        """The revenue this model credits a selection with (its best case over route orders)."""
-        nodes, ctx = self.board.nodes, self.ctx
-        city: dict[str, int] = defaultdict(int)
-        factory: set[str] = set()
-        mine_ok: dict[str, int] = defaultdict(int)
-        mine_blocked: dict[str, int] = defaultdict(int)
-        diesel_hex: dict[str, int] = defaultdict(int)
-        for r, si in chosen:
-            shape = self.shapes(si)[r]
-            if si < 0:
-                per_hex: dict[str, int] = defaultdict(int)
-                for n in shape.nodes:
-                    if nodes[n].kind == "city" and not nodes[n].blocks:
-                        per_hex[nodes[n].hex] += 1
-                for h, k in per_hex.items():
-                    diesel_hex[h] = max(diesel_hex[h], k)
-                continue
-            dist = self.supers[si].distance
-            for n in shape.nodes:
-                node = nodes[n]
-                if node.blocks:
-                    mine_blocked[node.hex] = max(mine_blocked[node.hex], dist)
-                    continue
-                mine_ok[node.hex] = max(mine_ok[node.hex], dist)
-                if node.hex in ctx.factory_revenue:
-                    factory.add(node.hex)
-                if node.kind == "city":
-                    city[node.hex] = max(city[node.hex], node.revenue if node.tokened_by_company else ctx.stop_revenue)
-        total = sum(city.values()) + sum(ctx.factory_revenue[h] for h in factory)
-        for h, mult in ctx.mine_multiplier.items():
-            if mine_ok.get(h) and mine_blocked.get(h, 0) <= mine_ok[h]:
-                total += mult * mine_ok[h]
-        return total + ctx.diesel_stop_revenue * sum(diesel_hex.values())
-
-    def forbid(self, chosen: list[tuple[int, int]]) -> None:
-        """A no-good: this exact selection may not be chosen again."""
-        self.model.AddBoolOr([self.lit(r, si).Not() for r, si in chosen])
+    def cap_revenue(self, chosen: list[tuple[int, int]], value: int) -> None:
+        """This exact selection earns at most `value` (its best route order); other selections are
+        untouched: the cap is lifted as soon as any route differs."""
+        picked = set(chosen)
+        differs = [self.lit(r, si).Not() for r, si in chosen]
+        differs += [v for (r, si), v in self.x.items() if (r, si) not in picked]
+        differs += [v for r, v in enumerate(self.y) if (r, -1) not in picked]
+        self.model.Add(self.revenue_expr <= value + (self.upper + 1) * sum(differs))

@@ -3,7 +3,9 @@
 Readings (FORMAT.md "1873", the rules summaries in shared/seeds):
 - a mining route runs between termini, a diesel route between the company's own stations;
 - framed hexes ("towns") only end routes; blocked villages are neither passed nor ends, except
-  that a route covering one of the company's concession routes may pass them;
+  that a route may pass a blocked village in a hex of the company's own concession route (rules:
+  "you can't be tokened out of your own concession route"; the engine is looser and lets any
+  route that covers a concession route pass any blocked village);
 - a mining route visits each hex once; only narrow (or dual) track is used, never the state railway;
 - no track (hex edge and lane) is shared among mining routes, nor among diesel routes;
 - the routes of one train, and the diesel's routes, form one network meeting at unblocked stops;
@@ -44,10 +46,6 @@ def edge_keys(leg: Leg) -> frozenset[tuple]:
     return frozenset(k for k in leg.keys if k[0] != "path" and isinstance(k[1], int))
 
 
-def covers_concession(ctx: Harzbahn, hexes: frozenset[str]) -> bool:
-    return any(c <= hexes for c in ctx.concession_routes)
-
-
 def route_findings(board: Board, ctx: Harzbahn, diesel: bool, nodes: Sequence[str], legs: Sequence[Leg],
                    index: int = -1) -> list[Finding]:
     """Every 1873 rule one route breaks on its own."""
@@ -69,12 +67,12 @@ def route_findings(board: Board, ctx: Harzbahn, diesel: bool, nodes: Sequence[st
         if s.id not in ends:
             what = "the company's stations" if diesel else "a station, an open mine or a factory"
             bad("NOT_A_TERMINUS", f"a {kind} route must start and end at {what}; {s.id} is not one")
-    hexes = frozenset(h for leg in legs for h in leg.hexes)
     for s in stops[1:-1]:
         if s.hex in ctx.framed:
             bad("PASSES_TOWN", f"the route passes through the town {s.hex}; a town hex ends a route")
-        elif s.blocks and not covers_concession(ctx, hexes):
-            bad("PASSES_BLOCKED", f"the route passes the blocked village {s.id}")
+        elif s.blocks and s.hex not in ctx.concession_hexes:
+            bad("PASSES_BLOCKED", f"the route passes the blocked village {s.id}, which is not on the "
+                                  "company's concession route")
     if not diesel:
         seen: set[str] = set()
         for s in stops:

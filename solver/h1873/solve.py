@@ -15,6 +15,8 @@ from solver.h1873.candidates import Shape, leg_graph_1873, route_shapes
 from solver.h1873.context import Harzbahn, harzbahn
 from solver.h1873.evaluator import evaluate_1873
 from solver.h1873.optimiser import MAX_ROUNDS, REVENUE_ONLY, RULEBOOK, Model1873
+from solver.h1873.route_order import best_order
+from solver.h1873.rules import RunRoute
 
 Chosen = list[tuple[int, int]]  # (route index, train index; -1 = diesel)
 
@@ -50,7 +52,7 @@ def solve_1873(board: Board, opts) -> object:
         return SolveResult(revenue=0, status=UNKNOWN, bound=model.upper, routes=[], stats=stats, details=details)
     claims = _claims(board, ctx, model, chosen)
     evaluation = evaluate_1873(board, claims)
-    model_revenue = _model_revenue(model, chosen)
+    model_revenue, _, _ = best_order(board, ctx, _run_routes(model, chosen))
     if not evaluation.legal or evaluation.revenue != model_revenue:
         raise EvaluatorDisagreement(
             f"{board.label()}: 1873 optimiser claims {model_revenue} but the evaluator says {evaluation.revenue} "
@@ -70,10 +72,23 @@ def solve_1873(board: Board, opts) -> object:
                        stats=stats, evaluation=evaluation, details=details)
 
 
+def _run_routes(model: Model1873, chosen: Chosen) -> list[RunRoute]:
+    """The chosen routes as a run (train ids are assigned later)."""
+    out = []
+    for r, si in chosen:
+        shape = model.shapes(si)[r]
+        st = model.ctx.diesel_train if si < 0 else model.supers[si]
+        out.append(RunRoute(train="", super_id=st.id, distance=st.distance, diesel=si < 0,  # type: ignore[union-attr]
+                            nodes=shape.nodes, legs=shape.legs))
+    return out
+
+
 def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: float,
                      workers: int) -> tuple[str, Chosen | None, int | None, int]:
-    """Solve, add cuts for broken train networks or unreachable revenue, and solve again."""
+    """Solve; add cuts for broken train networks, and for a selection the model credits with more
+    than its best route order earns; solve again. Returns the chosen routes in their best order."""
     best: Chosen | None = None
+    exact = True
     for rnd in range(1, MAX_ROUNDS + 1):
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = max(0.01, deadline - time.monotonic())
@@ -86,14 +101,18 @@ def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: fl
         chosen = [(r, si) for (r, si), v in model.x.items() if solver.Value(v)]
         chosen += [(r, -1) for r, v in enumerate(model.y) if solver.Value(v)]
         cuts = _network_cuts(board, model, chosen)
-        if not cuts and _order_reaches_model(board, ctx, model, chosen, solver):
-            status = "OPTIMAL" if code == cp_model.OPTIMAL else "FEASIBLE"
-            bound = int(solver.BestObjectiveBound() - model.big * len(chosen)) if model.big == 0 else None
-            return status, chosen, bound, rnd
-        if not cuts:
-            model.forbid(chosen)
-        for si, component, other in cuts:
-            model.add_network_cut(si, component, other)
+        if cuts:
+            for si, component, other in cuts:
+                model.add_network_cut(si, component, other)
+        else:
+            credited = int(round(solver.ObjectiveValue())) - model.big * len(chosen)
+            value, order, exhaustive = best_order(board, ctx, _run_routes(model, chosen))
+            exact = exact and exhaustive
+            if value >= credited:
+                status = "OPTIMAL" if code == cp_model.OPTIMAL and exact else "FEASIBLE"
+                bound = int(solver.BestObjectiveBound()) if model.big == 0 else None
+                return status, [chosen[i] for i in order], bound, rnd
+            model.cap_revenue(chosen, value)
         if time.monotonic() > deadline:
             return "UNKNOWN", best, None, rnd
     return "UNKNOWN", best, None, MAX_ROUNDS
@@ -135,21 +154,9 @@ def _components(board: Board, shapes: list[Shape]) -> list[list[int]]:
     return comps
 
 
-def _model_revenue(model: Model1873, chosen: Chosen) -> int:
-    """The revenue the model credits this selection with, recomputed from the routes."""
-    return model.revenue_of(chosen)
-
-
-def _order_reaches_model(board: Board, ctx: Harzbahn, model: Model1873, chosen: Chosen,
-                         solver: cp_model.CpSolver) -> bool:
-    """Whether some order of these routes earns, by the rules, what the model credits."""
-    claims = _claims(board, ctx, model, chosen)
-    return evaluate_1873(board, claims).revenue == model.revenue_of(chosen)
-
-
 def _claims(board: Board, ctx: Harzbahn, model: Model1873, chosen: Chosen) -> list[ClaimedRoute]:
-    """The chosen routes in an order that lets the best stop of every hex count, with train ids."""
-    order = _route_order(board, model, chosen)
+    """The chosen routes, in the given order, with train ids."""
+    order = chosen
     next_sub: dict[int, int] = defaultdict(int)
     claims = []
     for r, si in order:
@@ -163,47 +170,3 @@ def _claims(board: Board, ctx: Harzbahn, model: Model1873, chosen: Chosen) -> li
         next_sub[si] += 1
         claims.append(ClaimedRoute(train=train, nodes=list(shape.nodes), legs=[list(leg.paths) for leg in shape.legs]))
     return claims
-
-
-def _route_order(board: Board, model: Model1873, chosen: Chosen) -> Chosen:
-    """Order routes so that, per hex, the route with the best stop comes first (city and factory
-    money go to the first route there), and the route that should earn a mine comes first among
-    the trains of the largest size there. A cycle leaves the remaining routes in their order."""
-    nodes = board.nodes
-    before: dict[tuple[int, int], set[tuple[int, int]]] = defaultdict(set)
-    for diesel in (False, True):
-        group = [c for c in chosen if (c[1] < 0) == diesel]
-        by_hex: dict[str, list[tuple[tuple[int, int], int, bool]]] = defaultdict(list)
-        for c in group:
-            shape = model.shapes(c[1])[c[0]]
-            value: dict[str, int] = defaultdict(int)
-            blocked: dict[str, bool] = {}
-            for n in shape.nodes:
-                node = nodes[n]
-                blocked[node.hex] = blocked.get(node.hex, True) and node.blocks
-                if not node.blocks:
-                    value[node.hex] += model.stop_value(node, diesel)
-            for h in blocked:
-                by_hex[h].append((c, value.get(h, 0), blocked[h]))
-        for h, visits in by_hex.items():
-            best = max(visits, key=lambda v: (not v[2], v[1]))
-            for v in visits:
-                if v[0] != best[0]:
-                    before[v[0]].add(best[0])
-            if not diesel and h in model.ctx.mine_multiplier:
-                dist = {v[0]: model.distance(v[0][1]) for v in visits}
-                top = max(dist.values())
-                tops = [v for v in visits if dist[v[0]] == top]
-                payer = next((v for v in tops if not v[2]), None)
-                if payer is not None:
-                    for v in tops:
-                        if v[0] != payer[0]:
-                            before[v[0]].add(payer[0])
-    ordered: Chosen = []
-    left = list(chosen)
-    while left:
-        ready = [c for c in left if not (before[c] & set(left))]
-        pick = ready[0] if ready else left[0]
-        ordered.append(pick)
-        left.remove(pick)
-    return ordered
