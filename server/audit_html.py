@@ -43,7 +43,7 @@ def _tally_rows(rows: list[tuple[str, Tally]]) -> str:
     out = []
     for name, t in rows:
         out.append(f"<tr><td class='l'>{escape(name)}</td><td>{t.positions}</td><td>{t.illegal}</td>"
-                   f"<td>{t.below}</td><td>{t.left}</td><td>{t.underserviced}</td></tr>")
+                   f"<td>{t.below}</td><td>{t.left}</td><td>{t.underserviced}</td><td>{t.mispaid}</td></tr>")
     return "".join(out)
 
 
@@ -59,7 +59,7 @@ def render(summary: Summary, lines: list[dict[str, Any]]) -> str:
     """The whole page as one string."""
     flagged_lines = [ln for ln in lines if flagged(ln)]
     head = ("<tr><th class='l'></th><th>positions</th><th>illegal</th><th>below optimum</th>"
-            "<th>left on the table</th><th>underserviced</th></tr>")
+            "<th>left on the table</th><th>underserviced</th><th>paid not as the rules</th></tr>")
     by_title = _tally_rows(sorted(summary.by_title.items()) + [("all", summary.total)])
     by_company = _tally_rows([(f"{t} {c}", v) for (t, c), v in sorted(summary.by_company.items())])
     outside = ", ".join(f"{escape(t)}: {n}" for t, n in sorted(summary.outside.items())) or "none"

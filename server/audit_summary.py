@@ -22,6 +22,7 @@ class Tally:
     below: int = 0
     left: int = 0
     underserviced: int = 0
+    mispaid: int = 0
 
     def add(self, line: dict[str, Any]) -> None:
         self.positions += 1
@@ -32,8 +33,9 @@ class Tally:
         if gap > 0:
             self.below += 1
             self.left += gap
-        if any(f.get("code") == "UNDERSERVICED" for f in verdict.get("findings", [])):
-            self.underserviced += 1
+        codes = {f.get("code") for f in verdict.get("findings", [])}
+        self.underserviced += "UNDERSERVICED" in codes
+        self.mispaid += "RECORDED_REVENUE_MISMATCH" in codes
 
 
 @dataclass
@@ -55,8 +57,8 @@ def outside_rulesets(line: dict[str, Any]) -> bool:
 def flagged(line: dict[str, Any]) -> bool:
     verdict = line.get("verdict") or {}
     return "error" not in line and not outside_rulesets(line) and (
-        not verdict.get("legal", True) or (line.get("gap") or 0) > 0
-        or any(f.get("code") == "UNDERSERVICED" for f in verdict.get("findings", [])))
+        not verdict.get("legal", True) or (line.get("gap") or 0) != 0
+        or any(f.get("code") in ("UNDERSERVICED", "RECORDED_REVENUE_MISMATCH") for f in verdict.get("findings", [])))
 
 
 def summarise(lines: list[dict[str, Any]]) -> Summary:
@@ -90,11 +92,12 @@ def read_lines(out: Path) -> list[dict[str, Any]]:
 
 def _table(title: str, rows: list[tuple[str, Tally]]) -> Table:
     t = Table(title=title)
-    for col in ("", "positions", "illegal", "below optimum", "left on the table", "underserviced"):
+    for col in ("", "positions", "illegal", "below optimum", "left on the table", "underserviced",
+                "paid not as the rules"):
         t.add_column(col, justify="left" if not col else "right")
     for name, tally in rows:
         t.add_row(name, str(tally.positions), str(tally.illegal), str(tally.below), str(tally.left),
-                  str(tally.underserviced))
+                  str(tally.underserviced), str(tally.mispaid))
     return t
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import PricedRoute, claims_from_recorded, evaluate
 from solver.h1873.service_rule import service_finding
+from solver.route_rules import Finding
 from solver.optimiser import SolveOptions, solve
 from solver.snapshot import board_from_snapshot
 
@@ -50,6 +51,11 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
         if finding is not None:
             verdict.findings.append(finding)
     line["recorded_revenue"] = recorded_revenue
+    in_scope = raw.get("plain_revenue") is True or board.ruleset == "1873"
+    if in_scope and recorded_revenue is not None and recorded_revenue != verdict.revenue:
+        verdict.findings.append(Finding(
+            "RECORDED_REVENUE_MISMATCH", f"the run was paid {recorded_revenue} but the rules give {verdict.revenue}",
+            -1, hard=False))
     line["verdict"] = {
         "legal": verdict.legal, "revenue": verdict.revenue,
         "findings": [{"code": f.code, "message": f.message, "route": f.route, "hard": f.hard}
