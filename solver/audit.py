@@ -10,8 +10,8 @@ from typing import Any
 from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import PricedRoute, claims_from_recorded, evaluate
 from solver.h1873.service_rule import service_finding
-from solver.route_rules import Finding
 from solver.optimiser import SolveOptions, solve
+from solver.route_rules import Finding
 from solver.snapshot import board_from_snapshot
 
 
