@@ -39,10 +39,11 @@ def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
     key_bits: dict[tuple, int] = {}
     masks: dict[int, int] = {}
     bits: dict[int, tuple[int, ...]] = {}
+    path_keys: dict[str, list[tuple]] = {}
     for nid, node in board.nodes.items():
         if node.kind == "junction":
             continue
-        legs = walk_legs(board, nid, allowed_tracks)
+        legs = walk_legs(board, nid, allowed_tracks, path_keys)
         legs_from[nid] = legs
         for leg in legs:
             m = 0

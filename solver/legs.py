@@ -88,10 +88,12 @@ def _paths_at(board: Board, hex_id: str, end: PathEnd) -> Iterable[Path]:
 class _Walker:
     """Depth-first enumeration of legs from one node."""
 
-    def __init__(self, board: Board, allowed_tracks: frozenset[str] | None) -> None:
+    def __init__(self, board: Board, allowed_tracks: frozenset[str] | None,
+                 keys: dict[str, list[TrackKey]] | None = None) -> None:
         self.board = board
         self.allowed = allowed_tracks
         self.legs: list[Leg] = []
+        self.keys = keys if keys is not None else {}
 
     def usable(self, p: Path) -> bool:
         return self.allowed is None or p.track in self.allowed
@@ -108,7 +110,9 @@ class _Walker:
     def step(self, start: str, path: Path, entry: PathEnd, chain: list[Path], used: frozenset[TrackKey]) -> None:
         """Continue the leg along `path`; `used` is the track the chain occupied before it."""
         board = self.board
-        keys = path_keys(board, path)
+        keys = self.keys.get(path.id)
+        if keys is None:
+            keys = self.keys[path.id] = path_keys(board, path)
         if any(k in used for k in keys) or len(set(keys)) != len(keys):
             return  # a leg never uses the same track twice
         used = used | set(keys)
@@ -137,16 +141,16 @@ class _Walker:
             self.step(start, q, entry2, chain + [q], used)
 
     def emit(self, a: str, b: str, chain: list[Path]) -> None:
-        self.legs.append(make_leg(self.board, a, b, chain))
+        self.legs.append(make_leg(self.board, a, b, chain, self.keys))
 
 
-def make_leg(board: Board, a: str, b: str, chain: list[Path]) -> Leg:
-    """Build a Leg from an already-checked chain of paths."""
+def make_leg(board: Board, a: str, b: str, chain: list[Path], known: dict[str, list[TrackKey]] | None = None) -> Leg:
+    """Build a Leg from an already-checked chain of paths (`known`: path keys already computed)."""
     keys: list[TrackKey] = []
     hexes: list[str] = []
     crossings = 0
     for i, p in enumerate(chain):
-        keys.extend(path_keys(board, p))
+        keys.extend(known[p.id] if known and p.id in known else path_keys(board, p))
         if not hexes or hexes[-1] != p.hex:
             hexes.append(p.hex)
         if i and chain[i - 1].hex != p.hex:
@@ -156,9 +160,10 @@ def make_leg(board: Board, a: str, b: str, chain: list[Path]) -> Leg:
                terminal_inner=any(p.terminal for p in chain[1:-1]))
 
 
-def walk_legs(board: Board, node_id: str, allowed_tracks: frozenset[str] | None = None) -> list[Leg]:
-    """Every leg that starts at `node_id`."""
-    return _Walker(board, allowed_tracks).start(node_id)
+def walk_legs(board: Board, node_id: str, allowed_tracks: frozenset[str] | None = None,
+              keys: dict[str, list[TrackKey]] | None = None) -> list[Leg]:
+    """Every leg that starts at `node_id`; `keys` caches path keys across calls on one board."""
+    return _Walker(board, allowed_tracks, keys).start(node_id)
 
 
 REUSED_TRACK = "a leg uses the same track twice"

@@ -140,9 +140,10 @@ def _greedy(cands: list[Candidate], counts: list[int], starts: int = 12,
 
 
 def _prune(cands: list[Candidate], counts: list[int], lower: int,
-           keep: list[tuple[int, int]]) -> tuple[list[Candidate], list[tuple[int, int]]]:
+           keep: list[tuple[int, int]]) -> tuple[list[Candidate], list[tuple[int, int]], int]:
     """Drop (route, class) options that cannot beat the known lower bound: even paired with the
-    best routes of every other train (conflicts ignored) they earn no more than `lower`."""
+    best routes of every other train (conflicts ignored) they earn no more than `lower`. Also
+    returns that conflict-free upper bound on the whole packing."""
     tops: dict[int, list[int]] = defaultdict(list)
     for c in cands:
         for ci, st in c.revenue.items():
@@ -164,7 +165,7 @@ def _prune(cands: list[Candidate], counts: list[int], lower: int,
                     new_keep.append((len(out), ci))
         if rev:
             out.append(Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue=rev, bits=c.bits))
-    return out, new_keep
+    return out, new_keep, upper
 
 
 def solve(board: Board, opts: SolveOptions | None = None) -> SolveResult:
@@ -186,15 +187,14 @@ def solve(board: Board, opts: SolveOptions | None = None) -> SolveResult:
                                "enumerate_ms": (t1 - t0) * 1000.0}
     greedy = _greedy(cands, counts, deadline=deadline - 0.1 * opts.time_limit_s)
     lower = sum(sum(cands[r].revenue[ci]) for r, ci in greedy)
-    cands, greedy = _prune(cands, counts, lower, greedy)
+    cands, greedy, upper = _prune(cands, counts, lower, greedy)
     for c in cands:
         c.bits = tuple(graph.route_bits(c.legs))
     stats["after_prune"] = float(len(cands))
     if not cands:
         status, chosen, bound = OPTIMAL, [], 0
-    elif len(board.trains) == 1 or len(greedy) == sum(counts) == 1:
-        status, chosen = OPTIMAL, greedy
-        bound = sum(sum(cands[r].revenue[ci]) for r, ci in chosen)
+    elif lower >= upper:  # the greedy packing reaches the conflict-free bound: proven optimal
+        status, chosen, bound = OPTIMAL, greedy, lower
     elif time.monotonic() > deadline - 0.05 * opts.time_limit_s:
         status, chosen, bound = FEASIBLE, greedy, -1
     else:

@@ -4,8 +4,8 @@ Readings (FORMAT.md "1873", the rules summaries in shared/seeds):
 - a mining route runs between termini, a diesel route between the company's own stations;
 - framed hexes ("towns") only end routes; blocked villages are neither passed nor ends, except
   that a route may pass a blocked village in a hex of the company's own concession route (rules:
-  "you can't be tokened out of your own concession route"; the engine is looser and lets any
-  route that covers a concession route pass any blocked village);
+  "you can't be tokened out of your own concession route"; the engine instead lets a route that
+  covers a whole concession route pass any blocked village, and no other route pass one);
 - a mining route visits each hex once; only narrow (or dual) track is used, never the state railway;
 - no track (hex edge and lane) is shared among mining routes, nor among diesel routes;
 - the routes of one train, and the diesel's routes, form one network meeting at unblocked stops;
