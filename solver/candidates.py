@@ -136,11 +136,13 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
              crossings: int, cost: int, token: bool) -> None:
         n_legs = len(legs)
-        if n_legs and (stops[-1].id not in passable or not legs[-1].may_stand(n_legs - 1, n_legs + 1)):
-            return
+        if n_legs:
+            last = legs[-1]
+            if stops[-1].id not in passable or (last.has_terminal and not last.may_stand(n_legs - 1, n_legs + 1)):
+                return
         first = order[path[0]]
         for leg, leg_mask, node in steps[path[-1]]:
-            if leg_mask & mask or node.id in seen or not leg.may_stand(n_legs, n_legs + 1):
+            if leg_mask & mask or node.id in seen or (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 1)):
                 continue
             if node.groups and any(g in groups for g in node.groups):
                 continue

@@ -30,6 +30,7 @@ class Leg:
     terminal_first: bool
     terminal_last: bool
     terminal_inner: bool
+    has_terminal: bool = False  # any terminal path: only then can its position in a route matter
 
     def may_stand(self, index: int, count: int) -> bool:
         """Whether this leg may be leg `index` of a route with `count` legs (terminal paths at the ends only)."""
@@ -157,7 +158,7 @@ def make_leg(board: Board, a: str, b: str, chain: list[Path], known: dict[str, l
             crossings += 1
     return Leg(a=a, b=b, paths=tuple(p.id for p in chain), keys=frozenset(keys), hexes=tuple(hexes),
                crossings=crossings, terminal_first=chain[0].terminal, terminal_last=chain[-1].terminal,
-               terminal_inner=any(p.terminal for p in chain[1:-1]))
+               terminal_inner=any(p.terminal for p in chain[1:-1]), has_terminal=any(p.terminal for p in chain))
 
 
 def walk_legs(board: Board, node_id: str, allowed_tracks: frozenset[str] | None = None,
