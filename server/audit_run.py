@@ -81,9 +81,10 @@ def done_sources(out: Path) -> set[str]:
     return seen
 
 
-def audit_item(source: str, text: str, time_limit_s: float, objective: str) -> dict[str, Any]:
-    """The unit of work sent to a worker process or a Dask worker."""
-    return audit_text(source, text, time_limit_s, objective)
+def audit_batch(batch: list[tuple[str, str]], time_limit_s: float, objective: str) -> list[dict[str, Any]]:
+    """The unit of work sent to a worker process or a Dask worker: a few positions at a time,
+    so that sending work and results costs little beside the audit itself."""
+    return [audit_text(source, text, time_limit_s, objective) for source, text in batch]
 
 
 @contextmanager
@@ -109,7 +110,7 @@ def make_executor(workers: int, dask: bool, scheduler: str | None) -> Iterator[E
 
 
 def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_limit_s: float = 10.0,
-              objective: str = "REVENUE_ONLY", window: int = 16,
+              objective: str = "REVENUE_ONLY", window: int = 8, batch_size: int = 4,
               on_line: Callable[[dict[str, Any]], None] | None = None) -> int:
     """Audit every item not yet in `out`, appending each line as it completes; returns lines written."""
     skip = done_sources(out)
@@ -125,6 +126,18 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
                 on_line(line)
 
         pending: set[Future] = set()
+        batch: list[tuple[str, str]] = []
+
+        def submit() -> None:
+            nonlocal pending
+            pending.add(executor.submit(audit_batch, list(batch), time_limit_s, objective))  # type: ignore[union-attr]
+            batch.clear()
+            if len(pending) >= window:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    for line in fut.result():
+                        emit(line)
+
         for item in items:
             if item.source in skip:
                 continue
@@ -132,17 +145,18 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
                 emit({"source": item.source, "error": item.error, "error_kind": "malformed"})
                 continue
             if executor is None:
-                emit(audit_item(item.source, item.text, time_limit_s, objective))
+                emit(audit_text(item.source, item.text, time_limit_s, objective))
                 continue
-            pending.add(executor.submit(audit_item, item.source, item.text, time_limit_s, objective))
-            if len(pending) >= window:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    emit(fut.result())
+            batch.append((item.source, item.text))
+            if len(batch) >= batch_size:
+                submit()
+        if batch:
+            submit()
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
-                emit(fut.result())
+                for line in fut.result():
+                    emit(line)
     return written
 
 

@@ -132,6 +132,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     steps = {nid: [(leg, graph.mask(leg), nodes[leg.b]) for leg in legs if leg.b in rules.visitable]
              for nid, legs in graph.legs_from.items()}
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
+    need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
 
     def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
              crossings: int, cost: int, token: bool) -> None:
@@ -157,7 +158,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                 seen.add(node.id)
                 new_mask = mask | leg_mask
                 new_token = token or node.tokened_by_company
-                if first < order[node.id] and node.id in ends:
+                if first < order[node.id] and node.id in ends and (new_token or not need_token):
                     out.append((tuple(path), tuple(legs), new_mask, new_cross, new_cost, new_token))
                     if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
                                            and time.monotonic() > deadline):

@@ -18,6 +18,7 @@ from solver.board import Board, Train
 from solver.candidates import Candidate, build_leg_graph, candidate_routes
 from solver.errors import EvaluatorDisagreement
 from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, evaluate
+from solver.gcpause import gc_paused
 
 OPTIMAL = "OPTIMAL"
 FEASIBLE = "FEASIBLE"
@@ -172,10 +173,16 @@ def _prune(cands: list[Candidate], counts: list[int], lower: int,
 def solve(board: Board, opts: SolveOptions | None = None) -> SolveResult:
     """The company's maximum revenue under the board's ruleset, with routes, status and bound."""
     opts = opts or SolveOptions()
-    if board.ruleset == "1873":
-        from solver.h1873.solve import solve_1873
+    with gc_paused():
+        if board.ruleset == "1873":
+            from solver.h1873.solve import solve_1873
 
-        return solve_1873(board, opts)
+            return solve_1873(board, opts)
+        return _solve_standard(board, opts)
+
+
+def _solve_standard(board: Board, opts: SolveOptions) -> SolveResult:
+    """The generic 18xx optimiser."""
     t0 = time.monotonic()
     deadline = t0 + opts.time_limit_s
     reps, members = train_classes(board.trains)
