@@ -11,7 +11,8 @@ from typing import Any
 
 NODE_KINDS = ("city", "town", "offboard", "junction", "halt", "pass")
 TRACK_GAUGES = ("broad", "narrow", "dual")
-DISTANCE_UNITS = ("stops", "stops_by_type", "hexes", "none")
+DISTANCE_UNITS = ("stops", "stops_by_type", "hexes", "none", "express", "flood")
+TRAIN_CLASSES = ("", "freight", "passenger")
 UNLIMITED = 999
 
 
@@ -75,6 +76,10 @@ class Node:
     tokened_by_company: bool = False
     near_edge: int | None = None
     sig: str = ""
+    klass: str = ""  # 1871sc: "freight" (square), "passenger" (round) or "" (both)
+    token_class: str = ""  # 1871sc: the class of the company's token here ("" when unclassed)
+    country: str = ""  # 1839: the foreign country of an off-board
+    exchange_owner: str = ""  # 1839: the company whose exchange marker is here
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -113,12 +118,14 @@ class Train:
     multiplier: int = 1
     local: bool = False
     requires_token: bool = True
+    klass: str = ""  # 1871sc train class: "freight" or "passenger" ("" serves every node)
+    by_hex: bool = False  # express trains: pay the best `distance` hexes rather than stops
     extra: tuple[tuple[str, Any], ...] = ()
 
     def spec_key(self) -> tuple:
         """Trains with equal keys are interchangeable for routing and revenue."""
         return (self.name, self.unit, self.distance, self.rows, self.multiplier, self.local,
-                self.requires_token, self.extra)
+                self.requires_token, self.klass, self.by_hex, self.extra)
 
 
 @dataclass
@@ -134,7 +141,9 @@ class Board:
     phase: str = ""
     layout: str = "pointy"
     company_tokens: list[tuple[str, str]] = field(default_factory=list)
+    company_type: str = "corporation"  # or "minor"
     source: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)  # ruleset request options (1839 privates, ...)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def train(self, train_id: str) -> Train:

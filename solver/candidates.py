@@ -109,9 +109,9 @@ class _Stop(Exception):
 def _distance_gate(trains: Sequence[Train]):
     """A test `(stops, crossings, cost) -> bool`: does some train's distance admit this route?
     Uses the running visit cost when every train counts plain stops."""
-    if any(t.unit == "none" for t in trains):
+    if any(t.unit in ("none", "express") for t in trains):
         return lambda stops, crossings, cost: True
-    if all(t.unit == "stops" for t in trains):
+    if all(t.unit == "stops" and not t.klass for t in trains):
         longest = max(t.distance for t in trains)
         return lambda stops, crossings, cost: cost <= longest
     return lambda stops, crossings, cost: any(within_distance(t, stops, crossings, cost) for t in trains)
@@ -187,7 +187,7 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     (`route_rules.shape_findings`); a route is kept for a class if it also passes the train's
     rules (`route_rules.train_findings`) and earns something."""
     cands: list[Candidate] = []
-    plain = [t.unit != "stops_by_type" for t in classes]
+    plain = [t.unit in ("stops", "hexes", "none") for t in classes]  # every stop pays
     node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if plain[ci] else {}
                 for ci, t in enumerate(classes)]
     cache: dict[tuple[int, frozenset[str]], list[int]] = {}

@@ -12,7 +12,7 @@ from typing import Any
 
 from solver.board import Board
 from solver.legs import REUSED_TRACK, Leg, leg_from_paths, walk_legs
-from solver.route_rules import Finding, check_route, shared_track
+from solver.route_rules import Finding, check_route, shared_track, track_group
 from solver.train_rules import route_stop_revenues
 
 
@@ -81,6 +81,14 @@ def evaluate(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
         from solver.h1873.evaluator import evaluate_1873
 
         return evaluate_1873(board, claims)
+    if board.ruleset == "1839":
+        from solver.r1839.evaluator import evaluate_1839
+
+        return evaluate_1839(board, claims)
+    if board.ruleset == "1871sc":
+        from solver.r1871sc import prepare_1871sc
+
+        return evaluate_standard(prepare_1871sc(board), claims)
     return evaluate_standard(board, claims)
 
 
@@ -91,10 +99,12 @@ def evaluate_standard(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluatio
     used_trains: set[str] = set()
     train_ids = {t.id for t in board.trains}
     legs_by_route: list[list[Leg]] = []
+    groups: list[str] = []
     for i, claim in enumerate(claims):
         if claim.train not in train_ids:
             findings.append(Finding("UNKNOWN_TRAIN", f"train {claim.train!r} is not one of the company's trains", i))
             legs_by_route.append([])
+            groups.append("")
             continue
         if claim.train in used_trains:
             findings.append(Finding("TRAIN_TWICE", f"train {claim.train} runs more than one route", i))
@@ -103,15 +113,17 @@ def evaluate_standard(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluatio
         if unknown:
             findings.append(Finding("UNKNOWN_NODE", f"unknown node {unknown[0]!r}", i))
             legs_by_route.append([])
+            groups.append("")
             continue
         train = board.train(claim.train)
+        groups.append(track_group(board, train))
         legs, leg_findings = resolve_legs(board, claim, i)
         findings.extend(leg_findings)
         findings.extend(check_route(board, train, claim.nodes, legs, i))
         legs_by_route.append(legs)
         stops = route_stop_revenues(board, train, claim.nodes)
         priced.append(PricedRoute(claim.train, list(claim.nodes), legs, stops, sum(stops)))
-    findings.extend(shared_track(legs_by_route))
+    findings.extend(shared_track(legs_by_route, groups))
     legal = not any(f.hard for f in findings)
     return Evaluation(legal=legal, revenue=sum(r.revenue for r in priced), routes=priced, findings=findings)
 

@@ -19,6 +19,7 @@ from solver.candidates import Candidate, build_leg_graph, candidate_routes
 from solver.errors import EvaluatorDisagreement
 from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, evaluate
 from solver.gcpause import gc_paused
+from solver.route_rules import track_group
 
 OPTIMAL = "OPTIMAL"
 FEASIBLE = "FEASIBLE"
@@ -67,12 +68,12 @@ def _stop_bound(board: Board, train: Train) -> int:
 
 
 def _pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline: float,
-          hint: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]], int, dict[str, float]]:
+          hint: list[tuple[int, int]], groups: list[str]) -> tuple[str, list[tuple[int, int]], int, dict[str, float]]:
     """Solve the packing; returns status, chosen (candidate, class) pairs, bound, stats."""
     model = cp_model.CpModel()
     xs: dict[tuple[int, int], cp_model.IntVar] = {}
     by_class: dict[int, list[cp_model.IntVar]] = defaultdict(list)
-    by_bit: dict[int, list[int]] = defaultdict(list)  # key bit -> candidate indexes using it
+    by_bit: dict[tuple[str, int], list[int]] = defaultdict(list)  # (track group, bit) -> candidates using it
     weights: list[int] = []
     for r, cand in enumerate(cands):
         here = []
@@ -84,18 +85,19 @@ def _pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadlin
             weights.append(sum(stops))
         if len(here) > 1:
             model.AddAtMostOne(here)
-        for bit in cand.bits:
-            by_bit[bit].append(r)
+        for group in {groups[ci] for ci in cand.revenue}:
+            for bit in cand.bits:
+                by_bit[(group, bit)].append(r)
     for ci, vs in by_class.items():
         model.Add(sum(vs) <= counts[ci])
-    per_cand = [[xs[(r, ci)] for ci in c.revenue] for r, c in enumerate(cands)]
-    seen: set[tuple[int, ...]] = set()
-    for users in by_bit.values():
-        key = tuple(users)
-        if key in seen or (len(users) == 1 and len(per_cand[users[0]]) == 1):
+    seen: set[tuple] = set()
+    for (group, _bit), users in by_bit.items():
+        lits = [xs[(r, ci)] for r in users for ci in cands[r].revenue if groups[ci] == group]
+        key = (group, tuple(users))
+        if key in seen or len(lits) < 2:
             continue
         seen.add(key)
-        model.AddAtMostOne([v for r in users for v in per_cand[r]])
+        model.AddAtMostOne(lits)
     model.Maximize(cp_model.LinearExpr.WeightedSum(list(xs.values()), weights))
     for pair in hint:
         model.AddHint(xs[pair], 1)
@@ -111,7 +113,7 @@ def _pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadlin
     return status, chosen, int(solver.BestObjectiveBound() + 1e-6), stats
 
 
-def _greedy(cands: list[Candidate], counts: list[int], starts: int = 12,
+def _greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts: int = 12,
             deadline: float | None = None) -> list[tuple[int, int]]:
     """A quick legal packing: best-paying candidates first, restarted from each of the best
     few candidates forced in first; the best of these runs."""
@@ -120,15 +122,16 @@ def _greedy(cands: list[Candidate], counts: list[int], starts: int = 12,
 
     def run(first: tuple[int, int, int] | None) -> tuple[int, list[tuple[int, int]]]:
         left = list(counts)
-        used_mask, used_r, out, total = 0, set(), [], 0
+        used_mask: dict[str, int] = defaultdict(int)
+        used_r, out, total = set(), [], 0
         seq = ([first] if first else []) + order
         for v, r, ci in seq:
-            if left[ci] and r not in used_r and not cands[r].mask & used_mask:
+            if left[ci] and r not in used_r and not cands[r].mask & used_mask[groups[ci]]:
                 out.append((r, ci))
                 total += v
                 left[ci] -= 1
                 used_r.add(r)
-                used_mask |= cands[r].mask
+                used_mask[groups[ci]] |= cands[r].mask
                 if len(out) == need:
                     break
         return total, out
@@ -178,6 +181,14 @@ def solve(board: Board, opts: SolveOptions | None = None) -> SolveResult:
             from solver.h1873.solve import solve_1873
 
             return solve_1873(board, opts)
+        if board.ruleset == "1839":
+            from solver.r1839.solve import solve_1839
+
+            return solve_1839(board, opts)
+        if board.ruleset == "1871sc":
+            from solver.r1871sc import prepare_1871sc
+
+            return _solve_standard(prepare_1871sc(board), opts)
         return _solve_standard(board, opts)
 
 
@@ -193,7 +204,8 @@ def _solve_standard(board: Board, opts: SolveOptions) -> SolveResult:
     t1 = time.monotonic()
     stats: dict[str, float] = {"candidates": float(len(cands)), "classes": float(len(reps)),
                                "enumerate_ms": (t1 - t0) * 1000.0}
-    greedy = _greedy(cands, counts, deadline=deadline - 0.1 * opts.time_limit_s)
+    groups = [track_group(board, t) for t in reps]
+    greedy = _greedy(cands, counts, groups, deadline=deadline - 0.1 * opts.time_limit_s)
     lower = sum(sum(cands[r].revenue[ci]) for r, ci in greedy)
     cands, greedy, upper = _prune(cands, counts, lower, greedy)
     stats["after_prune"] = float(len(cands))
@@ -209,7 +221,7 @@ def _solve_standard(board: Board, opts: SolveOptions) -> SolveResult:
     elif no_time:
         status, chosen, bound = FEASIBLE, greedy, -1
     else:
-        status, chosen, bound, pstats = _pack(cands, counts, opts, deadline, greedy)
+        status, chosen, bound, pstats = _pack(cands, counts, opts, deadline, greedy, groups)
         stats.update(pstats)
         if status == "UNKNOWN":
             status, chosen, bound = FEASIBLE, greedy, -1

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from solver.board import Board, Node, Train
 from solver.legs import Leg
-from solver.train_rules import within_distance
+from solver.train_rules import has_token_for, within_distance
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,8 @@ def train_findings(train: Train, stops: Sequence[Node], crossings: int, cost: in
     if len(stops) < 2 and not (train.local and len(stops) == 1 and stops[0].tokened_by_company):
         out.append(("TOO_FEW_STOPS", f"a route of {train.id} needs at least two stops"
                     + (" (a local train: one tokened city)" if train.local else "")))
-    if has_token is None:
-        has_token = any(s.tokened_by_company for s in stops)
+    if has_token is None or train.klass:
+        has_token = any(has_token_for(train, s) for s in stops)
     if train.requires_token and not has_token:
         out.append(("NO_TOKEN", f"the route of {train.id} visits no city with the company's token"))
     if not within_distance(train, stops, crossings, cost):
@@ -77,17 +77,27 @@ def check_route(board: Board, train: Train, nodes: Sequence[str], legs: Sequence
     return [Finding(code, msg, index) for code, msg in found]
 
 
-def shared_track(legs_by_route: Sequence[Sequence[Leg]]) -> list[Finding]:
-    """One finding per pair of routes (or route with itself) that use the same track."""
+def track_group(board: Board, train: Train) -> str:
+    """Routes share no track with routes of the same group. One group for all trains, except in
+    1871 Steel Cities when the request lets freight and passenger trains share track."""
+    if board.ruleset == "1871sc" and board.options.get("classes_share_track"):
+        return train.klass
+    return ""
+
+
+def shared_track(legs_by_route: Sequence[Sequence[Leg]], groups: Sequence[str] | None = None) -> list[Finding]:
+    """One finding per pair of routes (or route with itself) of one track group using the same track."""
     owner: dict[tuple, int] = {}
     clashes: dict[tuple[int, int], list[tuple]] = {}
     for r, legs in enumerate(legs_by_route):
+        group = groups[r] if groups else ""
         for leg in legs:
             for key in sorted(leg.keys, key=repr):
-                if key in owner:
-                    clashes.setdefault((owner[key], r), []).append(key)
+                gkey = (group, key)
+                if gkey in owner:
+                    clashes.setdefault((owner[gkey], r), []).append(key)
                 else:
-                    owner[key] = r
+                    owner[gkey] = r
     out: list[Finding] = []
     for (first, r), keys in clashes.items():
         where = "itself" if first == r else f"route {first + 1}"

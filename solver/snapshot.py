@@ -27,7 +27,8 @@ class Position:
 
 
 def ruleset_for_title(title: str) -> str:
-    """The routemax ruleset that applies to an 18xx.games title."""
+    """The routemax ruleset that applies to an 18xx.games title (a snapshot's top-level `ruleset`
+    field, when present, names it directly)."""
     return TITLE_RULESETS.get(title, "standard")
 
 
@@ -64,7 +65,9 @@ def _node(raw: dict[str, Any], hex_id: str) -> Node:
         groups=tuple(raw.get("groups", ())), slots=int(raw.get("slots", 0)), tokens=tokens,
         blocks=bool(raw.get("blocks", False)), terminal=bool(raw.get("terminal", False)),
         tokened_by_company=bool(raw.get("tokened_by_company", False)),
-        near_edge=raw.get("near_edge"), sig=raw.get("sig", ""),
+        near_edge=raw.get("near_edge"), sig=raw.get("sig", ""), klass=raw.get("class", ""),
+        token_class=raw.get("token_class", ""), country=raw.get("country", ""),
+        exchange_owner=raw.get("exchange_owner", ""),
         extra={"h1873": raw["h1873"]} if "h1873" in raw else {},
     )
 
@@ -82,7 +85,8 @@ def _train(raw: dict[str, Any], index: int) -> Train:
     extra = tuple(sorted((k, raw[k]) for k in ("super", "diesel", "type") if k in raw))
     return Train(id=raw["id"], name=raw.get("name", raw["id"]), unit=unit, distance=int(dist), rows=rows,
                  multiplier=int(raw.get("multiplier", 1)), local=bool(raw.get("local", False)),
-                 requires_token=bool(raw.get("requires_token", True)), extra=extra)
+                 requires_token=bool(raw.get("requires_token", True)), klass=raw.get("class", ""),
+                 by_hex=bool(raw.get("by_hex", False)), extra=extra)
 
 
 def board_from_snapshot(snap: dict[str, Any]) -> Board:
@@ -116,7 +120,8 @@ def board_from_snapshot(snap: dict[str, Any]) -> Board:
     company = snap.get("company", {})
     source = dict(snap.get("source", {}))
     board = Board(
-        ruleset=ruleset_for_title(source.get("title", "")), company=company.get("id", ""),
+        ruleset=snap.get("ruleset") or ruleset_for_title(source.get("title", "")), company=company.get("id", ""),
+        company_type=company.get("type", "corporation"), options=dict(snap.get("options") or {}),
         hexes=hexes, nodes=nodes, paths=paths,
         trains=[_train(t, i) for i, t in enumerate(snap.get("trains", []))],
         phase=(snap.get("phase") or {}).get("name", ""), layout=snap.get("layout", "pointy"),

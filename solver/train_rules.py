@@ -12,9 +12,25 @@ from itertools import combinations
 from solver.board import Board, DistanceRow, Node, Train
 
 
+def serves(train: Train, node: Node) -> bool:
+    """Whether the train serves this stop: a classed train (1871sc freight or passenger) passes
+    the other class's stops, which neither count nor pay for it."""
+    return not (train.klass and node.klass and node.klass != train.klass)
+
+
+def has_token_for(train: Train, node: Node) -> bool:
+    """Whether the node holds a company station this train may count (of its class, if classed)."""
+    if not node.tokened_by_company:
+        return False
+    return not (train.klass and node.token_class and node.token_class != train.klass)
+
+
 def stop_revenue(node: Node, train: Train, row: DistanceRow | None = None) -> int:
     """A stop's revenue for this train: `revenue_by_train[name]` (which already includes any
-    multiplier), else the node's revenue times the train's (and row's) multiplier."""
+    multiplier), else the node's revenue times the train's (and row's) multiplier; 0 for a stop
+    of the other class."""
+    if not serves(train, node):
+        return 0
     if train.name in node.revenue_by_train:
         return node.revenue_by_train[train.name]
     mult = train.multiplier * (row.multiplier if row else 1)
@@ -43,11 +59,15 @@ def pour_fits(rows: Sequence[DistanceRow], nodes: Sequence[Node]) -> bool:
 
 def within_distance(train: Train, nodes: Sequence[Node], crossings: int, cost: int | None = None) -> bool:
     """Whether a route over `nodes` crossing `crossings` hex boundaries fits the train's distance.
-    `cost`, when given, is the precomputed sum of the nodes' visit costs."""
-    if train.unit == "none":
+    `cost`, when given, is the precomputed sum of the nodes' visit costs (ignored for a classed
+    train, which does not count the other class's stops)."""
+    if train.unit in ("none", "express", "flood"):
         return True
     if train.unit == "hexes":
         return crossings <= train.distance
+    if train.klass:
+        nodes = [n for n in nodes if serves(train, n)]
+        cost = None
     if train.unit == "stops_by_type":
         return pour_fits(train.rows, nodes)
     return (sum(n.visit_cost for n in nodes) if cost is None else cost) <= train.distance
@@ -67,7 +87,7 @@ def _paying_by_search(train: Train, nodes: Sequence[Node], rows: Sequence[Distan
         best: list[tuple[Node, int]] | None = None
         best_rev = -1
         for combo in combinations(nodes, size):
-            if train.requires_token and not any(n.tokened_by_company for n in combo):
+            if train.requires_token and not any(has_token_for(train, n) for n in combo):
                 continue
             used = [0] * len(rows)
             paid: list[tuple[Node, int]] = []
@@ -98,12 +118,12 @@ def _paying_disjoint(train: Train, nodes: Sequence[Node], rows: Sequence[Distanc
         chosen.extend(cands[: r.pay])
     if not chosen:
         return []
-    if train.requires_token and not any(n.tokened_by_company for n, _ in chosen):
+    if train.requires_token and not any(has_token_for(train, n) for n, _ in chosen):
         for i, (r, cands) in enumerate(zip(rows, per_row)):
             if r.pay == 0:
                 continue
             for entry in cands[r.pay:]:
-                if entry[0].tokened_by_company:
+                if has_token_for(train, entry[0]):
                     gain = entry[1] - cands[r.pay - 1][1]
                     if best_token_swap is None or gain > best_token_swap[0]:
                         best_token_swap = (gain, i, entry)
@@ -118,8 +138,23 @@ def _paying_disjoint(train: Train, nodes: Sequence[Node], rows: Sequence[Distanc
     return chosen
 
 
+def _paying_express(train: Train, nodes: Sequence[Node]) -> list[tuple[Node, int]]:
+    """An express train pays only its best `distance` stops, or with `by_hex` its best hexes
+    (a hex earns what its stops on the route earn together)."""
+    values = [(n, stop_revenue(n, train)) for n in nodes]
+    if not train.by_hex:
+        return sorted(values, key=lambda e: -e[1])[: train.distance]
+    by_hex: dict[str, list[tuple[Node, int]]] = {}
+    for n, v in values:
+        by_hex.setdefault(n.hex, []).append((n, v))
+    best = sorted(by_hex.values(), key=lambda group: -sum(v for _, v in group))[: train.distance]
+    return [e for group in best for e in group]
+
+
 def paying_stops(train: Train, nodes: Sequence[Node]) -> list[tuple[Node, int]]:
     """The stops that pay for this train, with what each pays."""
+    if train.unit == "express":
+        return _paying_express(train, nodes)
     if train.unit != "stops_by_type":
         return [(n, stop_revenue(n, train)) for n in nodes]
     rows = sorted(train.rows, key=lambda r: len(r.kinds))

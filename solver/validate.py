@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solver.board import DISTANCE_UNITS, NODE_KINDS, TRACK_GAUGES, Board
+from solver.board import DISTANCE_UNITS, NODE_KINDS, TRACK_GAUGES, TRAIN_CLASSES, Board
 from solver.errors import BoardError
 from solver.rulesets import RULESETS
 
@@ -29,6 +29,8 @@ def validate_board(board: Board) -> None:
                 raise BoardError(f"hexes[{hid}].nodes[{nid}].kind", f"unknown node kind {node.kind!r}")
             if node.visit_cost < 0:
                 raise BoardError(f"hexes[{hid}].nodes[{nid}].visit_cost", "must not be negative")
+            if node.klass not in TRAIN_CLASSES or node.token_class not in TRAIN_CLASSES:
+                raise BoardError(f"hexes[{hid}].nodes[{nid}].class", "a class is freight, passenger or empty")
         for pid in hx.paths:
             path = board.paths[pid]
             if path.track not in TRACK_GAUGES:
@@ -54,6 +56,12 @@ def validate_board(board: Board) -> None:
             raise BoardError(f"trains[{i}].distance_unit", f"unknown unit {train.unit!r}")
         if train.distance < 0:
             raise BoardError(f"trains[{i}].distance", "must not be negative")
+        if train.unit == "flood" and board.ruleset != "1839":
+            raise BoardError(f"trains[{i}].distance_unit", "FLOOD trains belong to ruleset 1839")
+        if train.klass not in TRAIN_CLASSES:
+            raise BoardError(f"trains[{i}].class", f"unknown train class {train.klass!r}")
+        if train.unit == "express" and train.distance < 1:
+            raise BoardError(f"trains[{i}].distance", "an express train pays at least one stop")
         if train.unit == "stops_by_type" and not train.rows:
             raise BoardError(f"trains[{i}].distance", "stops_by_type needs at least one row")
         for j, row in enumerate(train.rows):
@@ -65,6 +73,8 @@ def validate_board(board: Board) -> None:
         from solver.h1873.context import harzbahn
 
         harzbahn(board)
+    if board.options.get("port_token") and board.options["port_token"] not in board.nodes:
+        raise BoardError("options.port_token", f"unknown node {board.options['port_token']!r}")
     for i, (_hex, nid) in enumerate(board.company_tokens):
         if nid and nid not in board.nodes:
             raise BoardError(f"company.tokens[{i}].node", f"unknown node {nid!r}")

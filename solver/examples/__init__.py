@@ -1,4 +1,5 @@
-"""Built-in example boards: real corpus positions shipped with the package."""
+"""Built-in example boards: real corpus positions shipped with the package (1830, 1871), and
+small hand-made boards for the rulesets the corpus lacks (1839, 1871sc)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ EXAMPLES: dict[str, str] = {
     "default": "1830_bo_offboard_town.json",
     "1830": "1830_bo_offboard_town.json",
     "1871": "1871_h_and_plus_trains.json",
+    "1839": "1839_example.json",
+    "1871sc": "1871sc_example.json",
 }
 
 

@@ -1,0 +1,57 @@
+"""The 1839 evaluator: generic route rules plus the off-board country rule, priced once per company."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solver.board import Board
+from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, resolve_legs
+from solver.legs import Leg
+from solver.r1839.rules import flood_reach, flood_trains, foreign_income, prepare_1839, price_run, same_country_finding
+from solver.route_rules import Finding, check_route, shared_track
+
+
+def evaluate_1839(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
+    """Every rule the run breaks, the revenue by the 1839 rules and each foreign company's income."""
+    board = prepare_1839(board)
+    findings: list[Finding] = []
+    trains = {t.id: t for t in board.trains}
+    used: set[str] = set()
+    runs = []
+    legs_by_route: list[list[Leg]] = []
+    for i, claim in enumerate(claims):
+        train = trains.get(claim.train)
+        if train is None:
+            findings.append(Finding("UNKNOWN_TRAIN", f"train {claim.train!r} is not one of the company's trains", i))
+            continue
+        if train.unit == "flood":
+            findings.append(Finding("FLOOD_RUNS_NO_ROUTE", f"{train.id} is a FLOOD train: it earns its reach "
+                                                           "without a route", i))
+            continue
+        if claim.train in used:
+            findings.append(Finding("TRAIN_TWICE", f"train {claim.train} runs more than one route", i))
+        used.add(claim.train)
+        unknown = [n for n in claim.nodes if n not in board.nodes]
+        if unknown:
+            findings.append(Finding("UNKNOWN_NODE", f"unknown node {unknown[0]!r}", i))
+            continue
+        legs, leg_findings = resolve_legs(board, claim, i)
+        findings.extend(leg_findings)
+        findings.extend(check_route(board, train, claim.nodes, legs, i))
+        country = same_country_finding(board, claim.nodes, i)
+        if country:
+            findings.append(country)
+        legs_by_route.append(legs)
+        runs.append((train, list(claim.nodes), legs))
+    findings.extend(shared_track(legs_by_route))
+    reach = flood_reach(board) if flood_trains(board) else set()
+    pricing = price_run(board, [(t, n) for t, n, _ in runs], reach)
+    priced = [PricedRoute(t.id, n, legs, credit, sum(credit)) for (t, n, legs), credit in zip(runs, pricing.per_route)]
+    if pricing.flood:
+        nodes = sorted(pricing.flood)
+        priced.append(PricedRoute(flood_trains(board)[0].id, nodes, [], [pricing.flood[n] for n in nodes],
+                                  sum(pricing.flood.values())))
+    reached = {n for _, nodes, _ in runs for n in nodes} | reach
+    details = {"foreign_income": foreign_income(board, reached, pricing.total)}
+    legal = not any(f.hard for f in findings)
+    return Evaluation(legal=legal, revenue=pricing.total, routes=priced, findings=findings, details=details)
