@@ -37,6 +37,10 @@ def _train(msg: pb.Train, i: int) -> Train:
         unit, dist = "hexes", msg.distance.hexes
     elif spec == "unlimited":
         unit, dist = "stops", UNLIMITED
+    elif spec == "express":
+        unit, dist = "express", msg.distance.express.stops
+    elif spec == "flood":
+        unit, dist = "flood", 0
     elif spec == "stops_by_type":
         unit = "stops_by_type"
         rows = tuple(DistanceRow(kinds=tuple(r.kinds), pay=r.pay, visit=r.visit if r.HasField("visit") else r.pay,
@@ -48,7 +52,8 @@ def _train(msg: pb.Train, i: int) -> Train:
         raise BoardError(where + ".distance", "must not be negative")
     return Train(id=msg.id, name=msg.name or msg.id, unit=unit, distance=dist, rows=rows,
                  multiplier=msg.multiplier or 1, local=msg.local,
-                 requires_token=msg.requires_token if msg.HasField("requires_token") else True)
+                 requires_token=msg.requires_token if msg.HasField("requires_token") else True,
+                 klass=msg.train_class, by_hex=msg.by_hex)
 
 
 def board_from_proto(msg: pb.Board) -> Board:
@@ -75,7 +80,9 @@ def board_from_proto(msg: pb.Board) -> Board:
                 visit_cost=nmsg.visit_cost if nmsg.HasField("visit_cost") else 1,
                 route=nmsg.route or "mandatory", groups=tuple(nmsg.groups), slots=nmsg.slots, tokens=tokens,
                 blocks=nmsg.blocks, terminal=nmsg.terminal, tokened_by_company=nmsg.tokened_by_company,
-                near_edge=nmsg.near_edge if nmsg.HasField("near_edge") else None, sig=nmsg.sig)
+                near_edge=nmsg.near_edge if nmsg.HasField("near_edge") else None, sig=nmsg.sig,
+                klass=nmsg.train_class, token_class=nmsg.token_class, country=nmsg.country,
+                exchange_owner=nmsg.exchange_owner)
             hx.nodes.append(nmsg.id)
         for pmsg in hmsg.paths:
             where = f"board.hexes[{hid}].paths[{pmsg.id}]"
@@ -93,7 +100,12 @@ def board_from_proto(msg: pb.Board) -> Board:
     board = Board(
         ruleset=msg.ruleset or "standard", company=msg.company.id, hexes=hexes, nodes=nodes, paths=paths,
         trains=[_train(t, i) for i, t in enumerate(msg.trains)], phase=msg.phase.name, layout=msg.layout or "pointy",
-        company_tokens=[(t.hex, t.node) for t in msg.company.tokens],
+        company_tokens=[(t.hex, t.node) for t in msg.company.tokens], company_type=msg.company.type or "corporation",
+        options={k: v for k, v in (("location_bonus", msg.options.location_bonus),
+                                   ("towns_plus_10", msg.options.towns_plus_10),
+                                   ("port_token", msg.options.port_token),
+                                   ("port_token_own", msg.options.port_token_own),
+                                   ("classes_share_track", msg.options.classes_share_track)) if v},
         source={"title": msg.source.title, "fixture": msg.source.fixture, "action_id": msg.source.action_id}
         if msg.HasField("source") else {},
     )
@@ -131,8 +143,9 @@ def board_from_request(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
 def board_to_proto(board: Board) -> pb.Board:
     """The protobuf form of a model Board (for clients and tests)."""
     msg = pb.Board(ruleset=board.ruleset, layout=board.layout, phase=pb.Phase(name=board.phase),
-                   company=pb.Company(id=board.company,
-                                      tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]))
+                   company=pb.Company(id=board.company, type=board.company_type,
+                                      tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]),
+                   options=pb.RulesOptions(**board.options))
     if board.ruleset == "1873":
         msg.h1873.CopyFrom(extension_from_board(board))
     if board.source:
@@ -141,8 +154,12 @@ def board_to_proto(board: Board) -> pb.Board:
                                       action_id=int(board.source.get("action_id", 0) or 0)))
     for t in board.trains:
         tm = msg.trains.add(id=t.id, name=t.name, multiplier=t.multiplier, local=t.local,
-                            requires_token=t.requires_token)
-        if t.unit == "stops_by_type":
+                            requires_token=t.requires_token, train_class=t.klass, by_hex=t.by_hex)
+        if t.unit == "express":
+            tm.distance.express.stops = t.distance
+        elif t.unit == "flood":
+            tm.distance.flood.SetInParent()
+        elif t.unit == "stops_by_type":
             for r in t.rows:
                 tm.distance.stops_by_type.rows.add(kinds=list(r.kinds), pay=r.pay, visit=r.visit,
                                                    multiplier=r.multiplier)
@@ -160,7 +177,8 @@ def board_to_proto(board: Board) -> pb.Board:
             n = board.nodes[nid]
             nm = hm.nodes.add(id=n.id, kind=n.kind, revenue=n.revenue, visit_cost=n.visit_cost, route=n.route,
                               groups=list(n.groups), slots=n.slots, blocks=n.blocks, terminal=n.terminal,
-                              tokened_by_company=n.tokened_by_company, sig=n.sig)
+                              tokened_by_company=n.tokened_by_company, sig=n.sig, train_class=n.klass,
+                              token_class=n.token_class, country=n.country, exchange_owner=n.exchange_owner)
             nm.revenue_by_train.update(n.revenue_by_train)
             if n.near_edge is not None:
                 nm.near_edge = n.near_edge
@@ -204,7 +222,9 @@ def solve_response(result: SolveResult) -> pb.SolveResponse:
                             candidates=int(s.get("candidates", 0)),
                             candidates_after_prune=int(s.get("after_prune", 0)),
                             train_classes=int(s.get("classes", 0))),
-        reason=str(result.details.get("reason", "")))
+        reason=str(result.details.get("reason", "")),
+        foreign_income=[pb.ForeignIncome(node=k, income=v)
+                        for k, v in result.details.get("foreign_income", {}).items()])
     run = summary(result.details)
     if run is not None:
         resp.summary.CopyFrom(run)
@@ -213,7 +233,9 @@ def solve_response(result: SolveResult) -> pb.SolveResponse:
 
 def evaluate_response(ev: Evaluation) -> pb.EvaluateResponse:
     resp = pb.EvaluateResponse(legal=ev.legal, revenue=ev.revenue, routes=[route_to_proto(r) for r in ev.routes],
-                               findings=[finding_to_proto(f) for f in ev.findings])
+                               findings=[finding_to_proto(f) for f in ev.findings],
+                               foreign_income=[pb.ForeignIncome(node=k, income=v)
+                                               for k, v in ev.details.get("foreign_income", {}).items()])
     run = summary(ev.details)
     if run is not None:
         resp.summary.CopyFrom(run)

@@ -82,7 +82,7 @@ class Slot(_message.Message):
     def __init__(self, token: _Optional[_Union[Token, _Mapping]] = ...) -> None: ...
 
 class Node(_message.Message):
-    __slots__ = ("id", "kind", "revenue", "revenue_by_train", "visit_cost", "route", "groups", "slots", "tokens", "blocks", "terminal", "tokened_by_company", "near_edge", "sig")
+    __slots__ = ("id", "kind", "revenue", "revenue_by_train", "visit_cost", "route", "groups", "slots", "tokens", "blocks", "terminal", "tokened_by_company", "near_edge", "sig", "train_class", "token_class", "country", "exchange_owner")
     class RevenueByTrainEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -104,6 +104,10 @@ class Node(_message.Message):
     TOKENED_BY_COMPANY_FIELD_NUMBER: _ClassVar[int]
     NEAR_EDGE_FIELD_NUMBER: _ClassVar[int]
     SIG_FIELD_NUMBER: _ClassVar[int]
+    TRAIN_CLASS_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_CLASS_FIELD_NUMBER: _ClassVar[int]
+    COUNTRY_FIELD_NUMBER: _ClassVar[int]
+    EXCHANGE_OWNER_FIELD_NUMBER: _ClassVar[int]
     id: str
     kind: str
     revenue: int
@@ -118,7 +122,11 @@ class Node(_message.Message):
     tokened_by_company: bool
     near_edge: int
     sig: str
-    def __init__(self, id: _Optional[str] = ..., kind: _Optional[str] = ..., revenue: _Optional[int] = ..., revenue_by_train: _Optional[_Mapping[str, int]] = ..., visit_cost: _Optional[int] = ..., route: _Optional[str] = ..., groups: _Optional[_Iterable[str]] = ..., slots: _Optional[int] = ..., tokens: _Optional[_Iterable[_Union[Slot, _Mapping]]] = ..., blocks: _Optional[bool] = ..., terminal: _Optional[bool] = ..., tokened_by_company: _Optional[bool] = ..., near_edge: _Optional[int] = ..., sig: _Optional[str] = ...) -> None: ...
+    train_class: str
+    token_class: str
+    country: str
+    exchange_owner: str
+    def __init__(self, id: _Optional[str] = ..., kind: _Optional[str] = ..., revenue: _Optional[int] = ..., revenue_by_train: _Optional[_Mapping[str, int]] = ..., visit_cost: _Optional[int] = ..., route: _Optional[str] = ..., groups: _Optional[_Iterable[str]] = ..., slots: _Optional[int] = ..., tokens: _Optional[_Iterable[_Union[Slot, _Mapping]]] = ..., blocks: _Optional[bool] = ..., terminal: _Optional[bool] = ..., tokened_by_company: _Optional[bool] = ..., near_edge: _Optional[int] = ..., sig: _Optional[str] = ..., train_class: _Optional[str] = ..., token_class: _Optional[str] = ..., country: _Optional[str] = ..., exchange_owner: _Optional[str] = ...) -> None: ...
 
 class Hex(_message.Message):
     __slots__ = ("id", "neighbors", "nodes", "paths", "tile", "color", "framed", "location")
@@ -166,14 +174,16 @@ class PlacedToken(_message.Message):
     def __init__(self, hex: _Optional[str] = ..., node: _Optional[str] = ..., status: _Optional[str] = ...) -> None: ...
 
 class Company(_message.Message):
-    __slots__ = ("id", "name", "tokens")
+    __slots__ = ("id", "name", "tokens", "type")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     TOKENS_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     tokens: _containers.RepeatedCompositeFieldContainer[PlacedToken]
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., tokens: _Optional[_Iterable[_Union[PlacedToken, _Mapping]]] = ...) -> None: ...
+    type: str
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., tokens: _Optional[_Iterable[_Union[PlacedToken, _Mapping]]] = ..., type: _Optional[str] = ...) -> None: ...
 
 class DistanceRow(_message.Message):
     __slots__ = ("kinds", "pay", "visit", "multiplier")
@@ -197,33 +207,65 @@ class Unlimited(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class Express(_message.Message):
+    __slots__ = ("stops",)
+    STOPS_FIELD_NUMBER: _ClassVar[int]
+    stops: int
+    def __init__(self, stops: _Optional[int] = ...) -> None: ...
+
+class Flood(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
 class Distance(_message.Message):
-    __slots__ = ("stops", "stops_by_type", "hexes", "unlimited")
+    __slots__ = ("stops", "stops_by_type", "hexes", "unlimited", "express", "flood")
     STOPS_FIELD_NUMBER: _ClassVar[int]
     STOPS_BY_TYPE_FIELD_NUMBER: _ClassVar[int]
     HEXES_FIELD_NUMBER: _ClassVar[int]
     UNLIMITED_FIELD_NUMBER: _ClassVar[int]
+    EXPRESS_FIELD_NUMBER: _ClassVar[int]
+    FLOOD_FIELD_NUMBER: _ClassVar[int]
     stops: int
     stops_by_type: StopsByType
     hexes: int
     unlimited: Unlimited
-    def __init__(self, stops: _Optional[int] = ..., stops_by_type: _Optional[_Union[StopsByType, _Mapping]] = ..., hexes: _Optional[int] = ..., unlimited: _Optional[_Union[Unlimited, _Mapping]] = ...) -> None: ...
+    express: Express
+    flood: Flood
+    def __init__(self, stops: _Optional[int] = ..., stops_by_type: _Optional[_Union[StopsByType, _Mapping]] = ..., hexes: _Optional[int] = ..., unlimited: _Optional[_Union[Unlimited, _Mapping]] = ..., express: _Optional[_Union[Express, _Mapping]] = ..., flood: _Optional[_Union[Flood, _Mapping]] = ...) -> None: ...
 
 class Train(_message.Message):
-    __slots__ = ("id", "name", "distance", "multiplier", "local", "requires_token")
+    __slots__ = ("id", "name", "distance", "multiplier", "local", "requires_token", "train_class", "by_hex")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     DISTANCE_FIELD_NUMBER: _ClassVar[int]
     MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
     LOCAL_FIELD_NUMBER: _ClassVar[int]
     REQUIRES_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TRAIN_CLASS_FIELD_NUMBER: _ClassVar[int]
+    BY_HEX_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     distance: Distance
     multiplier: int
     local: bool
     requires_token: bool
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., distance: _Optional[_Union[Distance, _Mapping]] = ..., multiplier: _Optional[int] = ..., local: _Optional[bool] = ..., requires_token: _Optional[bool] = ...) -> None: ...
+    train_class: str
+    by_hex: bool
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., distance: _Optional[_Union[Distance, _Mapping]] = ..., multiplier: _Optional[int] = ..., local: _Optional[bool] = ..., requires_token: _Optional[bool] = ..., train_class: _Optional[str] = ..., by_hex: _Optional[bool] = ...) -> None: ...
+
+class RulesOptions(_message.Message):
+    __slots__ = ("location_bonus", "towns_plus_10", "port_token", "port_token_own", "classes_share_track")
+    LOCATION_BONUS_FIELD_NUMBER: _ClassVar[int]
+    TOWNS_PLUS_10_FIELD_NUMBER: _ClassVar[int]
+    PORT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PORT_TOKEN_OWN_FIELD_NUMBER: _ClassVar[int]
+    CLASSES_SHARE_TRACK_FIELD_NUMBER: _ClassVar[int]
+    location_bonus: bool
+    towns_plus_10: bool
+    port_token: str
+    port_token_own: bool
+    classes_share_track: bool
+    def __init__(self, location_bonus: _Optional[bool] = ..., towns_plus_10: _Optional[bool] = ..., port_token: _Optional[str] = ..., port_token_own: _Optional[bool] = ..., classes_share_track: _Optional[bool] = ...) -> None: ...
 
 class Source(_message.Message):
     __slots__ = ("title", "fixture", "action_id", "position")
@@ -238,7 +280,7 @@ class Source(_message.Message):
     def __init__(self, title: _Optional[str] = ..., fixture: _Optional[str] = ..., action_id: _Optional[int] = ..., position: _Optional[int] = ...) -> None: ...
 
 class Board(_message.Message):
-    __slots__ = ("ruleset", "phase", "company", "trains", "hexes", "layout", "source", "h1873")
+    __slots__ = ("ruleset", "phase", "company", "trains", "hexes", "layout", "source", "options", "h1873")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     COMPANY_FIELD_NUMBER: _ClassVar[int]
@@ -246,6 +288,7 @@ class Board(_message.Message):
     HEXES_FIELD_NUMBER: _ClassVar[int]
     LAYOUT_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
     H1873_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     phase: Phase
@@ -254,8 +297,9 @@ class Board(_message.Message):
     hexes: _containers.RepeatedCompositeFieldContainer[Hex]
     layout: str
     source: Source
+    options: RulesOptions
     h1873: Harzbahn1873
-    def __init__(self, ruleset: _Optional[str] = ..., phase: _Optional[_Union[Phase, _Mapping]] = ..., company: _Optional[_Union[Company, _Mapping]] = ..., trains: _Optional[_Iterable[_Union[Train, _Mapping]]] = ..., hexes: _Optional[_Iterable[_Union[Hex, _Mapping]]] = ..., layout: _Optional[str] = ..., source: _Optional[_Union[Source, _Mapping]] = ..., h1873: _Optional[_Union[Harzbahn1873, _Mapping]] = ...) -> None: ...
+    def __init__(self, ruleset: _Optional[str] = ..., phase: _Optional[_Union[Phase, _Mapping]] = ..., company: _Optional[_Union[Company, _Mapping]] = ..., trains: _Optional[_Iterable[_Union[Train, _Mapping]]] = ..., hexes: _Optional[_Iterable[_Union[Hex, _Mapping]]] = ..., layout: _Optional[str] = ..., source: _Optional[_Union[Source, _Mapping]] = ..., options: _Optional[_Union[RulesOptions, _Mapping]] = ..., h1873: _Optional[_Union[Harzbahn1873, _Mapping]] = ...) -> None: ...
 
 class SuperTrain(_message.Message):
     __slots__ = ("id", "name", "distance", "diesel", "subtrains", "maintenance")
@@ -448,7 +492,7 @@ class SolveStats(_message.Message):
     def __init__(self, solve_ms: _Optional[float] = ..., enumerate_ms: _Optional[float] = ..., candidates: _Optional[int] = ..., candidates_after_prune: _Optional[int] = ..., train_classes: _Optional[int] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("revenue", "status", "bound", "routes", "stats", "summary", "reason")
+    __slots__ = ("revenue", "status", "bound", "routes", "stats", "summary", "reason", "foreign_income")
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     BOUND_FIELD_NUMBER: _ClassVar[int]
@@ -456,6 +500,7 @@ class SolveResponse(_message.Message):
     STATS_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    FOREIGN_INCOME_FIELD_NUMBER: _ClassVar[int]
     revenue: int
     status: Status
     bound: int
@@ -463,7 +508,16 @@ class SolveResponse(_message.Message):
     stats: SolveStats
     summary: RunSummary
     reason: str
-    def __init__(self, revenue: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., stats: _Optional[_Union[SolveStats, _Mapping]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., reason: _Optional[str] = ...) -> None: ...
+    foreign_income: _containers.RepeatedCompositeFieldContainer[ForeignIncome]
+    def __init__(self, revenue: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., stats: _Optional[_Union[SolveStats, _Mapping]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., reason: _Optional[str] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ...) -> None: ...
+
+class ForeignIncome(_message.Message):
+    __slots__ = ("node", "income")
+    NODE_FIELD_NUMBER: _ClassVar[int]
+    INCOME_FIELD_NUMBER: _ClassVar[int]
+    node: str
+    income: int
+    def __init__(self, node: _Optional[str] = ..., income: _Optional[int] = ...) -> None: ...
 
 class EvaluateRequest(_message.Message):
     __slots__ = ("board", "snapshot_json", "routes")
@@ -476,18 +530,20 @@ class EvaluateRequest(_message.Message):
     def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., snapshot_json: _Optional[str] = ..., routes: _Optional[_Iterable[_Union[ClaimedRoute, _Mapping]]] = ...) -> None: ...
 
 class EvaluateResponse(_message.Message):
-    __slots__ = ("legal", "revenue", "routes", "findings", "summary")
+    __slots__ = ("legal", "revenue", "routes", "findings", "summary", "foreign_income")
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     ROUTES_FIELD_NUMBER: _ClassVar[int]
     FINDINGS_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    FOREIGN_INCOME_FIELD_NUMBER: _ClassVar[int]
     legal: bool
     revenue: int
     routes: _containers.RepeatedCompositeFieldContainer[Route]
     findings: _containers.RepeatedCompositeFieldContainer[Finding]
     summary: RunSummary
-    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ...) -> None: ...
+    foreign_income: _containers.RepeatedCompositeFieldContainer[ForeignIncome]
+    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ...) -> None: ...
 
 class ListRulesetsRequest(_message.Message):
     __slots__ = ()
