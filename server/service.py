@@ -19,7 +19,7 @@ from solver.rulesets import RULESETS
 
 log = logging.getLogger(__name__)
 DEFAULT_TIME_LIMIT_S = 10.0
-DEADLINE_SHARE = 0.7  # of the remaining gRPC deadline given to the search
+DEADLINE_SHARE = 0.6  # of the remaining gRPC deadline given to the search
 
 
 def time_budget(requested: float, context: grpc.ServicerContext) -> float:

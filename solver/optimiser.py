@@ -200,7 +200,7 @@ def _solve_standard(board: Board, opts: SolveOptions) -> SolveResult:
     counts = [len(m) for m in members]
     graph = build_leg_graph(board)
     # finding candidates may use most of the time; the packing keeps at least a fifth of it
-    cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, t0 + opts.time_limit_s * 0.6)
+    cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, t0 + opts.time_limit_s * 0.45)
     t1 = time.monotonic()
     stats: dict[str, float] = {"candidates": float(len(cands)), "classes": float(len(reps)),
                                "enumerate_ms": (t1 - t0) * 1000.0}
