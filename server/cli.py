@@ -56,7 +56,7 @@ def solve_json(source: str, raw: dict[str, Any], result: SolveResult) -> dict[st
 def _run_details(details: dict[str, Any]) -> dict[str, Any]:
     """The 1873 run summary and objective, when the ruleset gives them."""
     keys = ("objective", "routes_serviced", "routes_possible", "maintenance", "qlb_bonus", "net_revenue",
-            "token_status", "reason")
+            "token_status", "reason", "foreign_income")
     return {k: details[k] for k in keys if k in details}
 
 
@@ -86,6 +86,8 @@ def _print_solve(console: Console, source: str, raw: dict[str, Any], result: Sol
                       f"{d.get('maintenance')}  QLB bonus {d.get('qlb_bonus')}  net revenue {d.get('net_revenue')}")
     if d.get("reason"):
         console.print(f"[red]{d['reason']}[/red]")
+    if d.get("foreign_income"):
+        console.print("foreign income: " + ", ".join(f"{k} {v}" for k, v in d["foreign_income"].items()))
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

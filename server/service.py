@@ -44,6 +44,8 @@ class RouteService(pb_grpc.RouteServiceServicer):
         except EvaluatorDisagreement as exc:
             log.error("evaluator disagreement: %s", exc)
             context.abort(grpc.StatusCode.INTERNAL, f"optimiser and evaluator disagree: {exc}")
+        except BoardError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         return convert.solve_response(result)
 
     def Evaluate(self, request: pb.EvaluateRequest, context: grpc.ServicerContext) -> pb.EvaluateResponse:

@@ -30,15 +30,18 @@ def doubles(train: Train, node: Node, token_hexes: set[str]) -> bool:
     return node.hex in token_hexes and node.kind != "town"
 
 
-def prepare_1871sc(board: Board) -> Board:
-    """The board with F and E doubling written into `revenue_by_train`; BoardError for a minor
-    company with trains of both classes or a train without a class."""
-    classes = {t.klass for t in board.trains}
+def check_1871sc(board: Board) -> None:
+    """BoardError for a train without a class, or a minor company with trains of both classes."""
     for i, t in enumerate(board.trains):
         if t.klass not in ("freight", "passenger"):
             raise BoardError(f"trains[{i}].class", "an 1871 Steel Cities train is freight or passenger")
-    if board.company_type == "minor" and len(classes) > 1:
+    if board.company_type == "minor" and len({t.klass for t in board.trains}) > 1:
         raise BoardError("trains", "a minor company runs one class of train only")
+
+
+def prepare_1871sc(board: Board) -> Board:
+    """The board with F and E doubling written into `revenue_by_train`."""
+    check_1871sc(board)
     token_hexes = {n.hex for n in board.nodes.values() if n.tokened_by_company}
     fast = [t for t in board.trains if t.unit == "express"]
     nodes = {}

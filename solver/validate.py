@@ -73,6 +73,10 @@ def validate_board(board: Board) -> None:
         from solver.h1873.context import harzbahn
 
         harzbahn(board)
+    if board.ruleset == "1871sc":
+        from solver.r1871sc import check_1871sc
+
+        check_1871sc(board)
     if board.options.get("port_token") and board.options["port_token"] not in board.nodes:
         raise BoardError("options.port_token", f"unknown node {board.options['port_token']!r}")
     for i, (_hex, nid) in enumerate(board.company_tokens):
