@@ -6,7 +6,7 @@ themselves, so it can judge the optimiser's answers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +75,23 @@ def resolve_legs(board: Board, claim: ClaimedRoute, index: int) -> tuple[list[Le
     return legs, findings
 
 
+def read_claim(board: Board, claim: ClaimedRoute, index: int, known: Container[str],
+               used: set[str]) -> tuple[list[Leg] | None, list[Finding]]:
+    """A claim's identity checks (a known train, run once, known stops) and its legs, with the
+    findings; legs are None when the claim cannot be judged further."""
+    if claim.train not in known:
+        return None, [Finding("UNKNOWN_TRAIN", f"train {claim.train!r} is not one of the company's trains", index)]
+    findings = []
+    if claim.train in used:
+        findings.append(Finding("TRAIN_TWICE", f"train {claim.train} runs more than one route", index))
+    used.add(claim.train)
+    unknown = [n for n in claim.nodes if n not in board.nodes]
+    if unknown:
+        return None, findings + [Finding("UNKNOWN_NODE", f"unknown node {unknown[0]!r}", index)]
+    legs, leg_findings = resolve_legs(board, claim, index)
+    return legs, findings + leg_findings
+
+
 def evaluate(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
     """Judge and price a route set under the board's ruleset."""
     if board.ruleset == "1873":
@@ -101,24 +118,14 @@ def evaluate_standard(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluatio
     legs_by_route: list[list[Leg]] = []
     groups: list[str] = []
     for i, claim in enumerate(claims):
-        if claim.train not in train_ids:
-            findings.append(Finding("UNKNOWN_TRAIN", f"train {claim.train!r} is not one of the company's trains", i))
-            legs_by_route.append([])
-            groups.append("")
-            continue
-        if claim.train in used_trains:
-            findings.append(Finding("TRAIN_TWICE", f"train {claim.train} runs more than one route", i))
-        used_trains.add(claim.train)
-        unknown = [n for n in claim.nodes if n not in board.nodes]
-        if unknown:
-            findings.append(Finding("UNKNOWN_NODE", f"unknown node {unknown[0]!r}", i))
+        legs, claim_findings = read_claim(board, claim, i, train_ids, used_trains)
+        findings.extend(claim_findings)
+        if legs is None:
             legs_by_route.append([])
             groups.append("")
             continue
         train = board.train(claim.train)
         groups.append(track_group(board, train))
-        legs, leg_findings = resolve_legs(board, claim, i)
-        findings.extend(leg_findings)
         findings.extend(check_route(board, train, claim.nodes, legs, i))
         legs_by_route.append(legs)
         stops = route_stop_revenues(board, train, claim.nodes)

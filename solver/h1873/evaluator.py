@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solver.board import Board
-from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, resolve_legs
+from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, read_claim
 from solver.h1873.context import harzbahn
 from solver.h1873.rules import RunRoute, route_findings, run_findings, run_revenue, token_status
 from solver.route_rules import Finding
@@ -19,19 +19,11 @@ def evaluate_1873(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
     routes: list[RunRoute] = []
     used: set[str] = set()
     for i, claim in enumerate(claims):
-        st = supers.get(claim.train)
-        if st is None:
-            findings.append(Finding("UNKNOWN_TRAIN", f"train {claim.train!r} is not one of the company's trains", i))
+        legs, claim_findings = read_claim(board, claim, i, supers, used)
+        findings.extend(claim_findings)
+        if legs is None:
             continue
-        if claim.train in used:
-            findings.append(Finding("TRAIN_TWICE", f"train {claim.train} runs more than one route", i))
-        used.add(claim.train)
-        unknown = [n for n in claim.nodes if n not in board.nodes]
-        if unknown:
-            findings.append(Finding("UNKNOWN_NODE", f"unknown node {unknown[0]!r}", i))
-            continue
-        legs, leg_findings = resolve_legs(board, claim, i)
-        findings.extend(leg_findings)
+        st = supers[claim.train]
         findings.extend(route_findings(board, ctx, st.diesel, claim.nodes, legs, i))
         routes.append(RunRoute(train=claim.train, super_id=st.id, distance=st.distance, diesel=st.diesel,
                                nodes=tuple(claim.nodes), legs=tuple(legs)))

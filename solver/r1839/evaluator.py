@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solver.board import Board
-from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, resolve_legs
+from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, read_claim
 from solver.legs import Leg
 from solver.r1839.rules import flood_reach, flood_trains, foreign_income, prepare_1839, price_run, same_country_finding
 from solver.route_rules import Finding, check_route, shared_track
@@ -20,23 +20,15 @@ def evaluate_1839(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
     runs = []
     legs_by_route: list[list[Leg]] = []
     for i, claim in enumerate(claims):
-        train = trains.get(claim.train)
-        if train is None:
-            findings.append(Finding("UNKNOWN_TRAIN", f"train {claim.train!r} is not one of the company's trains", i))
-            continue
-        if train.unit == "flood":
-            findings.append(Finding("FLOOD_RUNS_NO_ROUTE", f"{train.id} is a FLOOD train: it earns its reach "
+        if claim.train in trains and trains[claim.train].unit == "flood":
+            findings.append(Finding("FLOOD_RUNS_NO_ROUTE", f"{claim.train} is a FLOOD train: it earns its reach "
                                                            "without a route", i))
             continue
-        if claim.train in used:
-            findings.append(Finding("TRAIN_TWICE", f"train {claim.train} runs more than one route", i))
-        used.add(claim.train)
-        unknown = [n for n in claim.nodes if n not in board.nodes]
-        if unknown:
-            findings.append(Finding("UNKNOWN_NODE", f"unknown node {unknown[0]!r}", i))
+        legs, claim_findings = read_claim(board, claim, i, trains, used)
+        findings.extend(claim_findings)
+        if legs is None:
             continue
-        legs, leg_findings = resolve_legs(board, claim, i)
-        findings.extend(leg_findings)
+        train = trains[claim.train]
         findings.extend(check_route(board, train, claim.nodes, legs, i))
         country = same_country_finding(board, claim.nodes, i)
         if country:
