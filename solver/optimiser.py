@@ -76,16 +76,15 @@ def _pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadlin
     by_bit: dict[tuple[str, int], list[int]] = defaultdict(list)  # (track group, bit) -> candidates using it
     weights: list[int] = []
     for r, cand in enumerate(cands):
-        here = []
         for ci, stops in cand.revenue.items():
             x = model.NewBoolVar(f"x{r}_{ci}")
             xs[(r, ci)] = x
             by_class[ci].append(x)
-            here.append(x)
             weights.append(sum(stops))
-        if len(here) > 1:
-            model.AddAtMostOne(here)
-        for group in {groups[ci] for ci in cand.revenue}:
+        for group in {groups[ci] for ci in cand.revenue}:  # a route runs once per track group
+            same = [xs[(r, ci)] for ci in cand.revenue if groups[ci] == group]
+            if len(same) > 1:
+                model.AddAtMostOne(same)
             for bit in cand.bits:
                 by_bit[(group, bit)].append(r)
     for ci, vs in by_class.items():
@@ -123,15 +122,17 @@ def _greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts
     def run(first: tuple[int, int, int] | None) -> tuple[int, list[tuple[int, int]]]:
         left = list(counts)
         used_mask: dict[str, int] = defaultdict(int)
-        used_r, out, total = set(), [], 0
+        used_r: set[tuple[int, str]] = set()
+        out, total = [], 0
         seq = ([first] if first else []) + order
         for v, r, ci in seq:
-            if left[ci] and r not in used_r and not cands[r].mask & used_mask[groups[ci]]:
+            g = groups[ci]
+            if left[ci] and (r, g) not in used_r and not cands[r].mask & used_mask[g]:
                 out.append((r, ci))
                 total += v
                 left[ci] -= 1
-                used_r.add(r)
-                used_mask[groups[ci]] |= cands[r].mask
+                used_r.add((r, g))
+                used_mask[g] |= cands[r].mask
                 if len(out) == need:
                     break
         return total, out
