@@ -77,6 +77,10 @@ def validate_board(board: Board) -> None:
         from solver.r1871sc import check_1871sc
 
         check_1871sc(board)
+    own_markers = [n.id for n in board.nodes.values() if n.exchange_owner and n.exchange_owner == board.company]
+    if len(own_markers) > 1:
+        raise BoardError("hexes.nodes.exchange_owner", f"a company has at most one exchange marker on the board; "
+                                                       f"{board.company} has {len(own_markers)}: {', '.join(own_markers)}")
     if board.options.get("port_token") and board.options["port_token"] not in board.nodes:
         raise BoardError("options.port_token", f"unknown node {board.options['port_token']!r}")
     for i, (_hex, nid) in enumerate(board.company_tokens):
