@@ -77,10 +77,15 @@ def validate_board(board: Board) -> None:
         from solver.r1871sc import check_1871sc
 
         check_1871sc(board)
-    own_markers = [n.id for n in board.nodes.values() if n.exchange_owner and n.exchange_owner == board.company]
+    own_markers = [n for n in board.nodes.values() if n.exchange_owner and n.exchange_owner == board.company]
     if len(own_markers) > 1:
-        raise BoardError("hexes.nodes.exchange_owner", f"a company has at most one exchange marker on the board; "
-                                                       f"{board.company} has {len(own_markers)}: {', '.join(own_markers)}")
+        raise BoardError(f"hexes[{own_markers[1].hex}].nodes[{own_markers[1].id}].exchange_owner",
+                         f"a company has at most one exchange marker on the board; {board.company} has "
+                         f"{len(own_markers)}")
+    for n in own_markers:
+        if not n.tokened_by_company:
+            raise BoardError(f"hexes[{n.hex}].nodes[{n.id}].exchange_owner",
+                             "an exchange marker lies under one of the company's own stations")
     if board.options.get("port_token") and board.options["port_token"] not in board.nodes:
         raise BoardError("options.port_token", f"unknown node {board.options['port_token']!r}")
     for i, (_hex, nid) in enumerate(board.company_tokens):

@@ -631,6 +631,9 @@ def make_snapshot_1839(seed: int) -> dict:
     foreign = {i for i in free if rng.random() < (0.6 if plan[i][0] in interior else 0.4)}
     blocked = {i for i in free if rng.random() < (0.5 if i in foreign else 0.2)}
     own = {i for i in cities if i not in foreign and i not in blocked and rng.random() < 0.3}
+    # a company has at most one exchange marker, placed under one of its own stations
+    own = set(sorted(own)[:1])
+    tokened |= own
     nodes_of: dict[str, list[str]] = {h: [] for h in ids}
     for i, (hid, kind, rev) in enumerate(plan):
         fields: dict = {}

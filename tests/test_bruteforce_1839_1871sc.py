@@ -200,7 +200,8 @@ def _star_1839(own_marker: str = "", flood: bool = False, options: dict | None =
     for e in (1, 4, 5):
         b.path("M", home, e)
     b.path("W", 4, b.town("W", 10))
-    b.path("E", 1, b.city("E", 40, **(mark if own_marker == "E" else {})))
+    # an exchange marker lies under one of the company's stations
+    b.path("E", 1, b.city("E", 40, token=own_marker == "E", **(mark if own_marker == "E" else {})))
     b.path("S", 2, b.offboard("S", 20))
     b.train("2+-0", ROWS_2PLUS, name="2+")
     b.train("2+-1", ROWS_2PLUS, name="2+")
