@@ -73,13 +73,16 @@ def solve_1839(board: Board, opts) -> object:
             constant += base * len(floods)
         else:
             constant += base
-            picks = []
+            by_pay: dict[int, list[cp_model.IntVar]] = defaultdict(list)  # few distinct values per location
             for v, pay in here:
                 if pay > base:
-                    w = model.NewBoolVar(f"w{nid}")
-                    model.AddImplication(w, v)
-                    picks.append(w)
-                    terms.append((pay - base, w))
+                    by_pay[pay].append(v)
+            picks = []
+            for pay, lits in by_pay.items():
+                w = model.NewBoolVar(f"w{nid}_{pay}")
+                model.AddBoolOr(lits).OnlyEnforceIf(w)
+                picks.append(w)
+                terms.append((pay - base, w))
             if len(picks) > 1:
                 model.AddAtMostOne(picks)
         if bonus:
