@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from solver.board import Board, Node, Train
-from solver.legs import Leg, walk_legs
+from solver.legs import Leg, PathIndex, walk_legs
 from solver.route_rules import train_findings
 from solver.train_rules import route_stop_revenues, stop_revenue, within_distance
 
@@ -39,11 +39,11 @@ def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
     key_bits: dict[tuple, int] = {}
     masks: dict[int, int] = {}
     bits: dict[int, tuple[int, ...]] = {}
-    path_keys: dict[str, list[tuple]] = {}
+    index = PathIndex(board)
     for nid, node in board.nodes.items():
         if node.kind == "junction":
             continue
-        legs = walk_legs(board, nid, allowed_tracks, path_keys)
+        legs = walk_legs(board, nid, allowed_tracks, index)
         legs_from[nid] = legs
         for leg in legs:
             m = 0

@@ -9,7 +9,6 @@ Both name the track a leg occupies with the same keys, so "no shared track" mean
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from solver.board import Board, Path, PathEnd
@@ -79,22 +78,30 @@ def path_keys(board: Board, path: Path) -> list[TrackKey]:
     return keys
 
 
-def _paths_at(board: Board, hex_id: str, end: PathEnd) -> Iterable[Path]:
-    for pid in board.hexes[hex_id].paths:
-        p = board.paths[pid]
-        if p.a == end or p.b == end:
-            yield p
+class PathIndex:
+    """The paths at each (hex, end), and each path's track keys, computed once per board."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.at: dict[tuple[str, PathEnd], list[Path]] = {}
+        self.keys: dict[str, list[TrackKey]] = {}
+        for p in board.paths.values():
+            for end in (p.a, p.b):
+                self.at.setdefault((p.hex, end), []).append(p)
+            self.keys[p.id] = path_keys(board, p)
+
+    def paths_at(self, hex_id: str, end: PathEnd) -> list[Path]:
+        return self.at.get((hex_id, end), [])
 
 
 class _Walker:
     """Depth-first enumeration of legs from one node."""
 
-    def __init__(self, board: Board, allowed_tracks: frozenset[str] | None,
-                 keys: dict[str, list[TrackKey]] | None = None) -> None:
+    def __init__(self, board: Board, allowed_tracks: frozenset[str] | None, index: PathIndex | None = None) -> None:
         self.board = board
         self.allowed = allowed_tracks
         self.legs: list[Leg] = []
-        self.keys = keys if keys is not None else {}
+        self.index = index or PathIndex(board)
 
     def usable(self, p: Path) -> bool:
         return self.allowed is None or p.track in self.allowed
@@ -102,7 +109,7 @@ class _Walker:
     def start(self, node_id: str) -> list[Leg]:
         board = self.board
         node = board.nodes[node_id]
-        for p in _paths_at(board, node.hex, PathEnd(node=node_id)):
+        for p in self.index.paths_at(node.hex, PathEnd(node=node_id)):
             if p.ignore or not self.usable(p):
                 continue
             self.step(node_id, p, PathEnd(node=node_id), [p], frozenset())
@@ -111,9 +118,7 @@ class _Walker:
     def step(self, start: str, path: Path, entry: PathEnd, chain: list[Path], used: frozenset[TrackKey]) -> None:
         """Continue the leg along `path`; `used` is the track the chain occupied before it."""
         board = self.board
-        keys = self.keys.get(path.id)
-        if keys is None:
-            keys = self.keys[path.id] = path_keys(board, path)
+        keys = self.index.keys[path.id]
         if any(k in used for k in keys) or len(set(keys)) != len(keys):
             return  # a leg never uses the same track twice
         used = used | set(keys)
@@ -123,8 +128,8 @@ class _Walker:
             if target.id == start:
                 return
             if target.kind == "junction":
-                for q in _paths_at(board, path.hex, exit_end):
-                    if q not in chain and self.usable(q):
+                for q in self.index.paths_at(path.hex, exit_end):
+                    if all(q is not c for c in chain) and self.usable(q):
                         self.step(start, q, exit_end, chain + [q], used)
                 return
             self.emit(start, target.id, chain)
@@ -134,15 +139,15 @@ class _Walker:
             return
         entry2 = PathEnd(edge=(exit_end.edge + 3) % 6)  # type: ignore[operator]
         lane = path.lane_at(exit_end)
-        for q in _paths_at(board, nb, entry2):
-            if q in chain or not self.usable(q) or not gauges_fit(path, q):
+        for q in self.index.paths_at(nb, entry2):
+            if any(q is c for c in chain) or not self.usable(q) or not gauges_fit(path, q):
                 continue
             if not lanes_fit(lane, q.lane_at(entry2)):
                 continue
             self.step(start, q, entry2, chain + [q], used)
 
     def emit(self, a: str, b: str, chain: list[Path]) -> None:
-        self.legs.append(make_leg(self.board, a, b, chain, self.keys))
+        self.legs.append(make_leg(self.board, a, b, chain, self.index.keys))
 
 
 def make_leg(board: Board, a: str, b: str, chain: list[Path], known: dict[str, list[TrackKey]] | None = None) -> Leg:
@@ -162,9 +167,9 @@ def make_leg(board: Board, a: str, b: str, chain: list[Path], known: dict[str, l
 
 
 def walk_legs(board: Board, node_id: str, allowed_tracks: frozenset[str] | None = None,
-              keys: dict[str, list[TrackKey]] | None = None) -> list[Leg]:
-    """Every leg that starts at `node_id`; `keys` caches path keys across calls on one board."""
-    return _Walker(board, allowed_tracks, keys).start(node_id)
+              index: PathIndex | None = None) -> list[Leg]:
+    """Every leg that starts at `node_id`; pass one `index` for many calls on one board."""
+    return _Walker(board, allowed_tracks, index).start(node_id)
 
 
 REUSED_TRACK = "a leg uses the same track twice"
