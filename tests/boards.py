@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import random
+from collections.abc import Callable
 from typing import Any
 
 from solver.board import Board
@@ -132,3 +134,20 @@ def dense_board(size: int, trains: int = 2) -> BoardBuilder:
     for i in range(trains):
         b.train(f"D-{i}", 999, name="D")
     return b
+
+
+def close_hex_track(rng: random.Random, nodes: list[str], edges: list[int], touched: set[int],
+                    add: Callable[..., object], edge: Callable[[], int],
+                    extra: tuple[int, ...] = (0, 0, 1, 1, 2)) -> None:
+    """Finish a random hex's track: every linked edge not yet used gets a path (to a node or to
+    another edge), a two-node hex sometimes a node-to-node path, and a few edge-to-edge paths."""
+    for e in edges:
+        if e not in touched:
+            if nodes and rng.random() < 0.5:
+                add(rng.choice(nodes), e)
+            else:
+                add(e, edge())
+    if len(nodes) == 2 and rng.random() < 0.3:
+        add(nodes[0], nodes[1])
+    for _ in range(rng.choice(extra)):
+        add(edge(), edge())

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from solver.board import Board, Node, Train
-from tests.boards import BoardBuilder
+from tests.boards import BoardBuilder, close_hex_track
 from tests.bruteforce import BLeg, describe, leg_is_walkable, legs_from, route_problems, track_keys
 
 LOCATIONS = ("city", "town", "offboard", "halt", "pass")
@@ -508,16 +508,7 @@ def _lay_track(rng: random.Random, b: BoardBuilder, hid: str, edges: list[int], 
         offboard = ".offboard" in nid
         for _ in range(rng.choices((1, 2, 3), weights=(3, 4, 3))[0]):
             add(nid, edge(), **({"terminal": True} if offboard and rng.random() < 0.5 else {}))
-    for e in edges:
-        if e not in touched:
-            if nodes and rng.random() < 0.5:
-                add(rng.choice(nodes), e)
-            else:
-                add(e, edge())
-    if len(nodes) == 2 and rng.random() < 0.3:
-        add(nodes[0], nodes[1])
-    for _ in range(rng.choice((0, 0, 1, 1, 2))):
-        add(edge(), edge())
+    close_hex_track(rng, nodes, edges, touched, add, edge)
 
 
 def _skeleton(rng: random.Random, n_min: int, n_max: int,

@@ -19,7 +19,7 @@ from solver.board import Board
 from solver.evaluator import ClaimedRoute, evaluate
 from solver.optimiser import SolveOptions, solve
 from solver.snapshot import board_from_snapshot
-from tests.boards import BoardBuilder
+from tests.boards import BoardBuilder, close_hex_track
 from tests.bruteforce import BruteResult, brute_force, describe, judge
 
 SEEDS = 800
@@ -82,16 +82,7 @@ def _lay_track(rng: random.Random, b: BoardBuilder, hid: str, edges: list[int], 
         made = [p for p in made if p]
         if kind != "offboard" and len(made) >= 2:
             multi_exit.extend(made)
-    for e in edges:
-        if e not in touched:
-            if nodes and rng.random() < 0.5:
-                add(rng.choice(nodes), e)
-            else:
-                add(e, edge())
-    if len(nodes) == 2 and rng.random() < 0.3:
-        add(nodes[0], nodes[1])
-    for _ in range(rng.choice((0, 0, 1, 1, 2))):
-        add(edge(), edge())
+    close_hex_track(rng, nodes, edges, touched, add, edge)
     return multi_exit
 
 

@@ -23,6 +23,7 @@ from solver.board import Board
 from solver.evaluator import ClaimedRoute, evaluate
 from solver.optimiser import SolveOptions, solve
 from solver.snapshot import SNAPSHOT_FORMAT, board_from_snapshot
+from tests.boards import close_hex_track
 from tests.bruteforce_1873 import (
     BruteResult,
     all_legs,
@@ -190,16 +191,7 @@ def _lay_track(rng: random.Random, h: dict[str, Any], edges: list[int], nodes: l
     for nid in nodes:
         for _ in range(rng.choices((1, 2, 3), weights=(2, 5, 3))[0]):
             add(nid, edge())
-    for e in edges:
-        if e not in touched:
-            if nodes and rng.random() < 0.5:
-                add(rng.choice(nodes), e)
-            else:
-                add(e, edge())
-    if len(nodes) == 2 and rng.random() < 0.3:
-        add(nodes[0], nodes[1])
-    for _ in range(rng.choice((0, 1, 1, 2, 2))):
-        add(edge(), edge())
+    close_hex_track(rng, nodes, edges, touched, add, edge, extra=(0, 1, 1, 2, 2))
 
 
 def _add_trains(rng: random.Random, snap: dict[str, Any], diesel: bool) -> None:
