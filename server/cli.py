@@ -32,18 +32,11 @@ def _positions(file: str | None, example: str | None, position: int | None) -> I
             yield pos
 
 
-def route_json(route: PricedRoute) -> dict[str, Any]:
-    """A route in the snapshot's id scheme."""
-    return {"train": route.train, "nodes": route.nodes, "legs": [list(leg.paths) for leg in route.legs],
-            "hexes": [list(leg.hexes) for leg in route.legs], "stop_revenues": route.stop_revenues,
-            "revenue": route.revenue}
-
-
 def solve_json(source: str, raw: dict[str, Any], result: SolveResult) -> dict[str, Any]:
     out: dict[str, Any] = {
         "source": source, "revenue": result.revenue, "status": result.status, "bound": result.bound,
         "solve_ms": round(result.stats.get("solve_ms", 0.0), 3),
-        "routes": [route_json(r) for r in result.routes],
+        "routes": [r.as_dict() for r in result.routes],
     }
     if "recorded" in raw:
         out["recorded_revenue"] = raw["recorded"].get("routes_revenue")
@@ -139,8 +132,8 @@ def _read_claims(path: str) -> list[ClaimedRoute]:
 
 def evaluation_json(source: str, ev: Evaluation) -> dict[str, Any]:
     return {"source": source, "legal": ev.legal, "revenue": ev.revenue,
-            "findings": [{"code": f.code, "message": f.message, "route": f.route, "hard": f.hard} for f in ev.findings],
-            "routes": [route_json(r) for r in ev.routes], **_run_details(ev.details)}
+            "findings": [f.as_dict() for f in ev.findings],
+            "routes": [r.as_dict() for r in ev.routes], **_run_details(ev.details)}
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:

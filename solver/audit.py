@@ -8,18 +8,11 @@ import time
 from typing import Any
 
 from solver.errors import BoardError, EvaluatorDisagreement
-from solver.evaluator import PricedRoute, claims_from_recorded, evaluate
+from solver.evaluator import claims_from_recorded, evaluate
 from solver.h1873.service_rule import service_finding
 from solver.optimiser import SolveOptions, solve
 from solver.route_rules import Finding
 from solver.snapshot import board_from_snapshot
-
-
-def route_dict(route: PricedRoute) -> dict[str, Any]:
-    """A route in the snapshot's id scheme."""
-    return {"train": route.train, "nodes": route.nodes, "legs": [list(leg.paths) for leg in route.legs],
-            "hexes": [list(leg.hexes) for leg in route.legs], "stop_revenues": route.stop_revenues,
-            "revenue": route.revenue}
 
 
 def _base(source: str, raw: dict[str, Any]) -> dict[str, Any]:
@@ -58,9 +51,8 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
             -1, hard=False))
     line["verdict"] = {
         "legal": verdict.legal, "revenue": verdict.revenue,
-        "findings": [{"code": f.code, "message": f.message, "route": f.route, "hard": f.hard}
-                     for f in verdict.findings],
-        "routes": [route_dict(r) for r in verdict.routes],
+        "findings": [f.as_dict() for f in verdict.findings],
+        "routes": [r.as_dict() for r in verdict.routes],
     }
     try:
         result = solve(board, SolveOptions(time_limit_s=time_limit_s, objective=objective))
@@ -68,7 +60,7 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
         line.update(error=f"INTERNAL: {exc}", error_kind="disagreement")
         return line
     line["optimum"] = {"revenue": result.revenue, "status": result.status, "bound": result.bound,
-                       "routes": [route_dict(r) for r in result.routes], "objective": objective}
+                       "routes": [r.as_dict() for r in result.routes], "objective": objective}
     if "net_revenue" in result.details:
         line["optimum"]["net_revenue"] = result.details["net_revenue"]
     base = recorded_revenue if recorded_revenue is not None else verdict.revenue

@@ -34,6 +34,12 @@ class PricedRoute:
     stop_revenues: list[int]
     revenue: int
 
+    def as_dict(self) -> dict[str, Any]:
+        """The route as JSON-ready data in the snapshot's id scheme."""
+        return {"train": self.train, "nodes": self.nodes, "legs": [list(leg.paths) for leg in self.legs],
+                "hexes": [list(leg.hexes) for leg in self.legs], "stop_revenues": self.stop_revenues,
+                "revenue": self.revenue}
+
 
 @dataclass
 class Evaluation:

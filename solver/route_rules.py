@@ -24,6 +24,9 @@ class Finding:
     route: int = -1
     hard: bool = True
 
+    def as_dict(self) -> dict[str, object]:
+        return {"code": self.code, "message": self.message, "route": self.route, "hard": self.hard}
+
 
 def train_findings(train: Train, stops: Sequence[Node], crossings: int, cost: int | None = None,
                    has_token: bool | None = None) -> list[tuple[str, str]]:
