@@ -11,28 +11,17 @@ revenue; REVENUE_ONLY revenue alone. The answer is priced again by the 1873 eval
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
 from solver.board import Board
 from solver.candidates import mask_bits
 from solver.h1873.candidates import Shape
-from solver.h1873.context import Harzbahn, SuperTrain
+from solver.h1873.context import Harzbahn
 
 RULEBOOK = "RULEBOOK"
 REVENUE_ONLY = "REVENUE_ONLY"
 MAX_ROUNDS = 200
-
-
-@dataclass
-class Run:
-    """A chosen run: mining routes with their super-train, diesel routes, and the model's revenue."""
-
-    mining: list[tuple[int, SuperTrain]] = field(default_factory=list)
-    diesel: list[int] = field(default_factory=list)
-    revenue: int = 0
-    routes: int = 0
 
 
 class Model1873:

@@ -130,20 +130,29 @@ def run_findings(board: Board, ctx: Harzbahn, routes: Sequence[RunRoute]) -> lis
     return out
 
 
+def networks(board: Board, stops_of: Sequence[Sequence[str]]) -> list[list[int]]:
+    """Group routes (given by their stops) into networks: routes meet at a shared unblocked stop.
+    The first network holds route 0."""
+    stops = [{n for n in nodes if not board.nodes[n].blocks} for nodes in stops_of]
+    left = list(range(len(stops)))
+    out = []
+    while left:
+        seed = left.pop(0)
+        net, frontier = [seed], [seed]
+        while frontier:
+            i = frontier.pop()
+            for j in [j for j in left if stops[i] & stops[j]]:
+                left.remove(j)
+                net.append(j)
+                frontier.append(j)
+        out.append(net)
+    return out
+
+
 def unconnected(board: Board, routes: Sequence[RunRoute]) -> list[int]:
     """Indexes of routes not reached from the first one through shared unblocked stops."""
-    if len(routes) < 2:
-        return []
-    stops = [{n for n in r.nodes if not board.nodes[n].blocks} for r in routes]
-    reached = {0}
-    frontier = [0]
-    while frontier:
-        i = frontier.pop()
-        for j in range(len(routes)):
-            if j not in reached and stops[i] & stops[j]:
-                reached.add(j)
-                frontier.append(j)
-    return [j for j in range(len(routes)) if j not in reached]
+    nets = networks(board, [r.nodes for r in routes])
+    return sorted(i for net in nets[1:] for i in net)
 
 
 def run_revenue(board: Board, ctx: Harzbahn, routes: Sequence[RunRoute]) -> list[list[int]]:

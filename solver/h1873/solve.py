@@ -11,12 +11,12 @@ from ortools.sat.python import cp_model
 from solver.board import Board
 from solver.errors import EvaluatorDisagreement
 from solver.evaluator import ClaimedRoute
-from solver.h1873.candidates import Shape, leg_graph_1873, route_shapes
+from solver.h1873.candidates import leg_graph_1873, route_shapes
 from solver.h1873.context import Harzbahn, harzbahn
 from solver.h1873.evaluator import evaluate_1873
 from solver.h1873.optimiser import MAX_ROUNDS, REVENUE_ONLY, RULEBOOK, Model1873
 from solver.h1873.route_order import best_order
-from solver.h1873.rules import RunRoute
+from solver.h1873.rules import RunRoute, networks
 
 Chosen = list[tuple[int, int]]  # (route index, train index; -1 = diesel)
 
@@ -125,7 +125,7 @@ def _network_cuts(board: Board, model: Model1873, chosen: Chosen) -> list[tuple[
     cuts = []
     for si, routes in by_train.items():
         shapes = model.shapes(si)
-        comps = _components(board, [shapes[r] for r in routes])
+        comps = networks(board, [shapes[r].nodes for r in routes])
         if len(comps) < 2:
             continue
         for comp in comps:
@@ -134,24 +134,6 @@ def _network_cuts(board: Board, model: Model1873, chosen: Chosen) -> list[tuple[
                 if other is not comp:
                     cuts.append((si, members, routes[other[0]]))
     return cuts
-
-
-def _components(board: Board, shapes: list[Shape]) -> list[list[int]]:
-    stops = [{n for n in sh.nodes if not board.nodes[n].blocks} for sh in shapes]
-    left = set(range(len(shapes)))
-    comps = []
-    while left:
-        seed = left.pop()
-        comp, frontier = [seed], [seed]
-        while frontier:
-            i = frontier.pop()
-            for j in list(left):
-                if stops[i] & stops[j]:
-                    left.discard(j)
-                    comp.append(j)
-                    frontier.append(j)
-        comps.append(comp)
-    return comps
 
 
 def _claims(board: Board, ctx: Harzbahn, model: Model1873, chosen: Chosen) -> list[ClaimedRoute]:
