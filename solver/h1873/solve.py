@@ -86,8 +86,10 @@ def _run_routes(model: Model1873, chosen: Chosen) -> list[RunRoute]:
 def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: float,
                      workers: int) -> tuple[str, Chosen | None, int | None, int]:
     """Solve; add cuts for broken train networks, and for a selection the model credits with more
-    than its best route order earns; solve again. Returns the chosen routes in their best order."""
+    than its best route order earns; solve again. Returns the chosen routes in their best order;
+    when time runs out, the best legal run seen so far (or None)."""
     best: Chosen | None = None
+    best_score = -1
     exact = True
     for rnd in range(1, MAX_ROUNDS + 1):
         solver = cp_model.CpSolver()
@@ -108,10 +110,14 @@ def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: fl
             credited = int(round(solver.ObjectiveValue())) - model.big * len(chosen)
             value, order, exhaustive = best_order(board, ctx, _run_routes(model, chosen))
             exact = exact and exhaustive
+            ordered = [chosen[i] for i in order]
             if value >= credited:
                 status = "OPTIMAL" if code == cp_model.OPTIMAL and exact else "FEASIBLE"
                 bound = int(solver.BestObjectiveBound()) if model.big == 0 else None
-                return status, [chosen[i] for i in order], bound, rnd
+                return status, ordered, bound, rnd
+            score = model.big * len(chosen) + value
+            if score > best_score:  # legal, only credited too much: keep it in case time runs out
+                best, best_score = ordered, score
             model.cap_revenue(chosen, value)
         if time.monotonic() > deadline:
             return "UNKNOWN", best, None, rnd
