@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from benchmarks.conftest import CORPUS
-from server.audit_run import default_workers, expand_paths, iter_items, make_executor, run_audit
+from server.commandline.audit_run import default_workers, expand_paths, iter_items, make_executor, run_audit
 
 
 def test_audit_whole_corpus(benchmark, tmp_path: Path) -> None:

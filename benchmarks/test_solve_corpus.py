@@ -13,7 +13,8 @@ from itertools import count
 import pytest
 
 from benchmarks.conftest import CORPUS, boards_by_title
-from solver.optimiser import SolveOptions, solve
+from solver.optimiser import solve
+from solver.results import SolveOptions
 
 BOARDS = boards_by_title()
 

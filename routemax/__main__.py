@@ -1,7 +1,7 @@
-"""`python -m routemax`: the routemax command line (see server/cli.py)."""
+"""`python -m routemax`: the routemax command line (see server/main.py)."""
 
 import sys
 
-from server.cli import main
+from server.main import main
 
 sys.exit(main())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 from concurrent import futures
 
@@ -11,6 +12,7 @@ from grpc_reflection.v1alpha import reflection
 
 from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
+from server.serve_args import add_serve_arguments
 from server.service import RouteService
 
 DEFAULT_HOST = "127.0.0.1"
@@ -39,3 +41,16 @@ def create_server(host: str = DEFAULT_HOST, port: int = 0, workers: int = 4) -> 
     health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
     return server, bound
+
+
+def serve_main(argv: list[str]) -> int:
+    """`routemax serve`: run the server until interrupted."""
+    args = add_serve_arguments(argparse.ArgumentParser(prog="routemax serve")).parse_args(argv)
+    host, port = default_address()
+    server, bound = create_server(args.host or host, args.port if args.port is not None else port)
+    print(f"routemax listening on {args.host or host}:{bound}", flush=True)
+    try:
+        server.wait_for_termination()
+    except KeyboardInterrupt:
+        server.stop(grace=1.0)
+    return 0

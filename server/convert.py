@@ -5,17 +5,16 @@ from __future__ import annotations
 import json
 
 from routemax.v1 import routemax_pb2 as pb
-from server.convert_1873 import apply_extension, extension_from_board, summary
+from server import extensions
 from solver.board import UNLIMITED, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
 from solver.errors import BoardError
-from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute
-from solver.optimiser import SolveResult
-from solver.route_rules import Finding
+from solver.results import ClaimedRoute, Evaluation, Finding, Objective, PricedRoute, RunExtras, SolveResult, Status
 from solver.snapshot import board_from_snapshot
 from solver.validate import validate_board
 
-STATUS = {"OPTIMAL": pb.OPTIMAL, "FEASIBLE": pb.FEASIBLE, "INFEASIBLE": pb.INFEASIBLE, "UNKNOWN": pb.UNKNOWN}
-OBJECTIVES = {pb.RULEBOOK: "RULEBOOK", pb.REVENUE_ONLY: "REVENUE_ONLY"}
+STATUS = {Status.OPTIMAL: pb.OPTIMAL, Status.FEASIBLE: pb.FEASIBLE, Status.INFEASIBLE: pb.INFEASIBLE,
+          Status.UNKNOWN: pb.UNKNOWN}
+OBJECTIVES = {pb.RULEBOOK: Objective.RULEBOOK, pb.REVENUE_ONLY: Objective.REVENUE_ONLY}
 
 
 def _end(msg: pb.PathEnd, where: str) -> PathEnd:
@@ -110,8 +109,9 @@ def board_from_proto(msg: pb.Board) -> Board:
         if msg.HasField("source") else {},
     )
     try:
-        if msg.HasField("h1873"):
-            apply_extension(msg.h1873, board)
+        for ext in extensions.with_board_field():
+            if msg.HasField(ext.board_field):
+                ext.apply(msg, board)
         validate_board(board)
     except BoardError as exc:
         field = exc.field if exc.field.startswith("board.") else "board." + exc.field
@@ -146,8 +146,9 @@ def board_to_proto(board: Board) -> pb.Board:
                    company=pb.Company(id=board.company, type=board.company_type,
                                       tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]),
                    options=pb.RulesOptions(**board.options))
-    if board.ruleset == "1873":
-        msg.h1873.CopyFrom(extension_from_board(board))
+    ext = extensions.get(board.ruleset)
+    if ext is not None:
+        ext.board_to_proto(board, msg)
     if board.source:
         msg.source.CopyFrom(pb.Source(title=str(board.source.get("title", "")),
                                       fixture=str(board.source.get("fixture", "")),
@@ -222,24 +223,22 @@ def solve_response(result: SolveResult) -> pb.SolveResponse:
                             candidates=int(s.get("candidates", 0)),
                             candidates_after_prune=int(s.get("after_prune", 0)),
                             train_classes=int(s.get("classes", 0))),
-        reason=str(result.details.get("reason", "")),
-        foreign_income=[pb.ForeignIncome(node=k, income=v)
-                        for k, v in result.details.get("foreign_income", {}).items()])
-    run = summary(result.details)
-    if run is not None:
-        resp.summary.CopyFrom(run)
+        reason=result.reason)
+    _fill_extras(result.extras, resp)
     return resp
 
 
 def evaluate_response(ev: Evaluation) -> pb.EvaluateResponse:
     resp = pb.EvaluateResponse(legal=ev.legal, revenue=ev.revenue, routes=[route_to_proto(r) for r in ev.routes],
-                               findings=[finding_to_proto(f) for f in ev.findings],
-                               foreign_income=[pb.ForeignIncome(node=k, income=v)
-                                               for k, v in ev.details.get("foreign_income", {}).items()])
-    run = summary(ev.details)
-    if run is not None:
-        resp.summary.CopyFrom(run)
+                               findings=[finding_to_proto(f) for f in ev.findings])
+    _fill_extras(ev.extras, resp)
     return resp
+
+
+def _fill_extras(extras: RunExtras | None, resp: pb.SolveResponse | pb.EvaluateResponse) -> None:
+    """A ruleset's typed extras, written by the protocol extension registered for it."""
+    for ext in extensions.all_extensions():
+        ext.fill_response(extras, resp)
 
 
 def claims_from_proto(routes: list[pb.ClaimedRoute]) -> list[ClaimedRoute]:

@@ -8,14 +8,14 @@ import grpc
 
 from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
-from server import convert, convert_1873
+from server import convert
+from server.extensions import r_1873 as proto_1873
+from solver import rulesets
 from solver.audit import audit_text
 from solver.errors import BoardError, EvaluatorDisagreement
-from solver.evaluator import evaluate
-from solver.h1873.production import production
-from solver.h1873.service_rule import service_finding
-from solver.optimiser import SolveOptions, solve
-from solver.rulesets import RULESETS
+from solver.evaluator import evaluate_with_advice
+from solver.optimiser import solve
+from solver.results import Objective, SolveOptions
 
 log = logging.getLogger(__name__)
 DEFAULT_TIME_LIMIT_S = 10.0
@@ -55,26 +55,25 @@ class RouteService(pb_grpc.RouteServiceServicer):
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"routes[{i}].train: missing train id")
             if not r.nodes:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"routes[{i}].nodes: a route needs its stops")
-        evaluation = evaluate(board, convert.claims_from_proto(list(request.routes)))
-        if board.ruleset == "1873" and evaluation.legal:
-            finding = service_finding(board, evaluation, time_budget(0, context))
-            if finding is not None:
-                evaluation.findings.append(finding)
+        evaluation = evaluate_with_advice(board, convert.claims_from_proto(list(request.routes)),
+                                          time_budget(0, context))
         return convert.evaluate_response(evaluation)
 
     def MineProduction(self, request: pb.MineProductionRequest,
                        context: grpc.ServicerContext) -> pb.MineProductionResponse:
+        harzbahn = rulesets.get("1873")
         try:
-            result = production(convert_1873.mines_from_proto(request), public=request.public_company,
-                                harzer_werke=request.harzer_werke, hw_bonus=request.hw_bonus or 50)
+            result = harzbahn.mine_production(proto_1873.mines_from_proto(request),  # type: ignore[attr-defined]
+                                              public=request.public_company, harzer_werke=request.harzer_werke,
+                                              hw_bonus=request.hw_bonus or 50)
         except BoardError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        return convert_1873.production_to_proto(result)
+        return proto_1873.production_to_proto(result)
 
     def ListRulesets(self, request: pb.ListRulesetsRequest, context: grpc.ServicerContext) -> pb.ListRulesetsResponse:
         return pb.ListRulesetsResponse(rulesets=[pb.RulesetInfo(name=r.name, description=r.description,
                                                                 train_kinds=list(r.train_kinds))
-                                                 for r in RULESETS.values()])
+                                                 for r in rulesets.all_rulesets()])
 
     def Audit(self, request_iterator, context: grpc.ServicerContext):
         """One audit line per position, in order; stops when the call is cancelled or out of time."""
@@ -83,7 +82,7 @@ class RouteService(pb_grpc.RouteServiceServicer):
                 return
             if req.time_limit_s < 0:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, "time_limit_s: must not be negative")
-            objective = convert.OBJECTIVES.get(req.objective) or "REVENUE_ONLY"
+            objective = convert.OBJECTIVES.get(req.objective) or Objective.REVENUE_ONLY
             line = audit_text(req.source, req.snapshot_json, time_budget(req.time_limit_s, context), objective)
             if not context.is_active():
                 return

@@ -7,11 +7,11 @@ import json
 import time
 from typing import Any
 
+from solver.claims import claims_from_recorded
 from solver.errors import BoardError, EvaluatorDisagreement
-from solver.evaluator import claims_from_recorded, evaluate
-from solver.h1873.service_rule import service_finding
-from solver.optimiser import SolveOptions, solve
-from solver.route_rules import Finding
+from solver.evaluator import evaluate_with_advice
+from solver.optimiser import solve
+from solver.results import Finding, Objective, SolveOptions
 from solver.snapshot import board_from_snapshot
 
 
@@ -38,13 +38,9 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
         return line
     recorded = raw.get("recorded") or {}
     recorded_revenue = recorded.get("routes_revenue")
-    verdict = evaluate(board, claims_from_recorded(recorded))
-    if board.ruleset == "1873" and verdict.legal:
-        finding = service_finding(board, verdict, time_limit_s)
-        if finding is not None:
-            verdict.findings.append(finding)
+    verdict = evaluate_with_advice(board, claims_from_recorded(recorded), time_limit_s)
     line["recorded_revenue"] = recorded_revenue
-    in_scope = raw.get("plain_revenue") is True or board.ruleset == "1873"
+    in_scope = raw.get("plain_revenue") is True or raw.get("revenue_model") == "h1873"
     if in_scope and recorded_revenue is not None and recorded_revenue != verdict.revenue:
         verdict.findings.append(Finding(
             "RECORDED_REVENUE_MISMATCH", f"the run was paid {recorded_revenue} but the rules give {verdict.revenue}",
@@ -55,14 +51,15 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
         "routes": [r.as_dict() for r in verdict.routes],
     }
     try:
-        result = solve(board, SolveOptions(time_limit_s=time_limit_s, objective=objective))
+        result = solve(board, SolveOptions(time_limit_s=time_limit_s, objective=Objective(objective)))
     except EvaluatorDisagreement as exc:
         line.update(error=f"INTERNAL: {exc}", error_kind="disagreement")
         return line
     line["optimum"] = {"revenue": result.revenue, "status": result.status, "bound": result.bound,
                        "routes": [r.as_dict() for r in result.routes], "objective": objective}
-    if "net_revenue" in result.details:
-        line["optimum"]["net_revenue"] = result.details["net_revenue"]
+    extras = result.extras.as_dict() if result.extras else {}
+    if "net_revenue" in extras:
+        line["optimum"]["net_revenue"] = extras["net_revenue"]
     base = recorded_revenue if recorded_revenue is not None else verdict.revenue
     line["gap"] = result.revenue - base
     line["solve_ms"] = round((time.perf_counter() - t0) * 1000.0, 3)

@@ -182,7 +182,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
 
 
 def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
-                     deadline: float | None = None) -> tuple[list[Candidate], bool]:
+                     deadline: float | None = None, walk_deadline: float | None = None) -> tuple[list[Candidate], bool]:
     """Legal routes with their revenue per train class. The walk already obeys the shape rules
     (`route_rules.shape_findings`); a route is kept for a class if it also passes the train's
     rules (`route_rules.train_findings`) and earns something."""
@@ -191,7 +191,8 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if plain[ci] else {}
                 for ci, t in enumerate(classes)]
     cache: dict[tuple[int, frozenset[str]], list[int]] = {}
-    walk_deadline = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) * 0.5
+    if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
+        walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
     shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline)
     for k, (nodes_, legs, mask, crossings, cost, token) in enumerate(shapes):
         if deadline is not None and k % 256 == 255 and time.monotonic() > deadline:

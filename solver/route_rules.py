@@ -8,24 +8,11 @@ candidate generator keeps only routes for which `check_route` finds nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from solver.board import Board, Node, Train
 from solver.legs import Leg
+from solver.results import Finding
 from solver.train_rules import has_token_for, within_distance
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One broken rule: a machine-readable code, a sentence, and the route it concerns (-1: the set)."""
-
-    code: str
-    message: str
-    route: int = -1
-    hard: bool = True
-
-    def as_dict(self) -> dict[str, object]:
-        return {"code": self.code, "message": self.message, "route": self.route, "hard": self.hard}
 
 
 def train_findings(train: Train, stops: Sequence[Node], crossings: int, cost: int | None = None,
@@ -78,14 +65,6 @@ def check_route(board: Board, train: Train, nodes: Sequence[str], legs: Sequence
     crossings = sum(leg.crossings for leg in legs)
     found = shape_findings(stops, legs) + train_findings(train, stops, crossings)
     return [Finding(code, msg, index) for code, msg in found]
-
-
-def track_group(board: Board, train: Train) -> str:
-    """Routes share no track with routes of the same group. One group for all trains, except in
-    1871 Steel Cities when the request lets freight and passenger trains share track."""
-    if board.ruleset == "1871sc" and board.options.get("classes_share_track"):
-        return train.klass
-    return ""
 
 
 def shared_track(legs_by_route: Sequence[Sequence[Leg]], groups: Sequence[str] | None = None) -> list[Finding]:

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any
 
+from solver import rulesets
 from solver.board import Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
 from solver.errors import BoardError
 from solver.validate import validate_board
 
 SNAPSHOT_FORMAT = "18xx-route-snapshot/1"
-TITLE_RULESETS = {"Harzbahn 1873": "1873"}
 
 
 @dataclass
@@ -24,12 +24,6 @@ class Position:
     source: str
     raw: dict[str, Any] | None
     error: str | None = None
-
-
-def ruleset_for_title(title: str) -> str:
-    """The routemax ruleset that applies to an 18xx.games title (a snapshot's top-level `ruleset`
-    field, when present, names it directly)."""
-    return TITLE_RULESETS.get(title, "standard")
 
 
 def _end(value: Any, where: str) -> PathEnd:
@@ -120,7 +114,7 @@ def board_from_snapshot(snap: dict[str, Any]) -> Board:
     company = snap.get("company", {})
     source = dict(snap.get("source", {}))
     board = Board(
-        ruleset=snap.get("ruleset") or ruleset_for_title(source.get("title", "")), company=company.get("id", ""),
+        ruleset=snap.get("ruleset") or rulesets.for_title(source.get("title", "")), company=company.get("id", ""),
         company_type=company.get("type", "corporation"), options=dict(snap.get("options") or {}),
         hexes=hexes, nodes=nodes, paths=paths,
         trains=[_train(t, i) for i, t in enumerate(snap.get("trains", []))],

@@ -12,8 +12,9 @@ from itertools import combinations
 from typing import Any
 
 from solver.board import Board
-from solver.evaluator import ClaimedRoute, Evaluation, evaluate
-from solver.optimiser import SolveOptions, SolveResult, solve
+from solver.evaluator import evaluate
+from solver.optimiser import solve
+from solver.results import ClaimedRoute, Evaluation, SolveOptions, SolveResult
 from solver.snapshot import board_from_snapshot
 from tests.boards import BoardBuilder
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from solver.board import Board
-from solver.evaluator import ClaimedRoute
+from solver.results import ClaimedRoute
 from solver.snapshot import board_from_snapshot
 from tests.boards import BoardBuilder
 

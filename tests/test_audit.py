@@ -16,8 +16,8 @@ import grpc
 import pytest
 
 from routemax.v1 import routemax_pb2 as pb
-from server.audit_run import expand_paths, iter_items, make_executor, run_audit
-from server.cli import main
+from server.commandline.audit_run import expand_paths, iter_items, make_executor, run_audit
+from server.main import main
 from tests.conftest import CORPUS, REPO
 
 SMALL = CORPUS / "1889" / "962.jsonl.gz"  # 48 positions

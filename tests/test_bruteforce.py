@@ -16,8 +16,9 @@ import time
 import pytest
 
 from solver.board import Board
-from solver.evaluator import ClaimedRoute, evaluate
-from solver.optimiser import SolveOptions, solve
+from solver.evaluator import evaluate
+from solver.optimiser import solve
+from solver.results import ClaimedRoute, SolveOptions
 from solver.snapshot import board_from_snapshot
 from tests.boards import BoardBuilder, close_hex_track
 from tests.bruteforce import BruteResult, brute_force, describe, judge

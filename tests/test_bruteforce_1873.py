@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 from solver.board import Board
-from solver.evaluator import ClaimedRoute, evaluate
-from solver.optimiser import SolveOptions, solve
+from solver.evaluator import evaluate
+from solver.optimiser import solve
+from solver.results import ClaimedRoute, SolveOptions
 from solver.snapshot import SNAPSHOT_FORMAT, board_from_snapshot
 from tests.boards import close_hex_track
 from tests.bruteforce_1873 import (

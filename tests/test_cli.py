@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server.cli import main
+from server.main import main
 from solver.examples import example_path
 from tests.conftest import CORPUS, REPO
 

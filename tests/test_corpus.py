@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from solver.evaluator import ClaimedRoute, claims_from_recorded, evaluate
-from solver.optimiser import SolveOptions, solve
+from solver.claims import claims_from_recorded
+from solver.evaluator import evaluate
+from solver.optimiser import solve
+from solver.results import ClaimedRoute, SolveOptions
 from solver.snapshot import board_from_snapshot, read_positions
 from tests.conftest import CORPUS
 

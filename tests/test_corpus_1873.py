@@ -12,9 +12,10 @@ import json
 
 import pytest
 
-from solver.evaluator import ClaimedRoute, claims_from_recorded, evaluate
-from solver.h1873.service_rule import service_finding
-from solver.optimiser import SolveOptions, solve
+from solver.claims import claims_from_recorded
+from solver.evaluator import evaluate, evaluate_with_advice
+from solver.optimiser import solve
+from solver.results import ClaimedRoute, SolveOptions
 from solver.snapshot import board_from_snapshot, read_positions
 from tests.conftest import CORPUS
 
@@ -44,7 +45,7 @@ def test_1873_position(pos) -> None:
     assert recorded.legal, [f.message for f in recorded.findings]
     assert recorded.revenue == engine["routes_revenue"]
     assert [r.revenue for r in recorded.routes] == [r["revenue"] for r in engine["routes"]]
-    assert recorded.details["net_revenue"] == engine["h1873"]["net_revenue"]
+    assert recorded.extras.net_revenue == engine["h1873"]["net_revenue"]
 
     money = solve(board, SolveOptions(time_limit_s=60, objective="REVENUE_ONLY"))
     assert money.status == "OPTIMAL"
@@ -60,5 +61,6 @@ def test_1873_position(pos) -> None:
     assert len(rules.routes) >= len(snap["recorded"]["routes"])
     assert evaluate(board, _claims(rules)).legal
     if rules.revenue < engine["routes_revenue"]:
-        finding = service_finding(board, recorded)
-        assert finding is not None and finding.code == "UNDERSERVICED" and not finding.hard
+        advised = evaluate_with_advice(board, claims_from_recorded(snap["recorded"]))
+        finding = next((f for f in advised.findings if f.code == "UNDERSERVICED"), None)
+        assert finding is not None and not finding.hard

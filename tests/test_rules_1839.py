@@ -317,11 +317,11 @@ def test_evaluator_same_country_and_foreign_income() -> None:
     assert_illegal(board, [net.claim("2+-0", "G1", "T", "G2")], {"SAME_COUNTRY"})
     ev = assert_legal(board, [net.claim("2+-0", "G1", "T", "Be")], 77)
     # each foreign company reached gets 20 % of the total run 77 = 15.4, rounded down: 15
-    assert ev.details["foreign_income"] == {net["G1"]: 15, net["Be"]: 15}
+    assert ev.extras.foreign_income == {net["G1"]: 15, net["Be"]: 15}
     # without countries the two German off-boards may end one route
     net, board = foreign_board(countries=False)
     ev = assert_legal(board, [net.claim("2+-0", "G1", "T", "G2")], 97)
-    assert ev.details["foreign_income"] == {net["G1"]: 19, net["G2"]: 19}
+    assert ev.extras.foreign_income == {net["G1"]: 19, net["G2"]: 19}
 
 
 @pytest.mark.parametrize(("countries", "expected", "income"), [
@@ -334,7 +334,7 @@ def test_evaluator_same_country_and_foreign_income() -> None:
 def test_optimiser_same_country_and_foreign_income(countries: bool, expected: int, income: dict[str, int]) -> None:
     net, board = foreign_board(countries)
     res = assert_optimum(board, expected)
-    assert res.details["foreign_income"] == {net[h]: v for h, v in income.items()}
+    assert res.extras.foreign_income == {net[h]: v for h, v in income.items()}
 
 
 # --------------------------------------------------------------------------- private powers (options)

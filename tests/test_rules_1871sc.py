@@ -28,8 +28,9 @@ import pytest
 
 from solver.board import Board
 from solver.errors import BoardError
-from solver.evaluator import ClaimedRoute, evaluate
-from solver.optimiser import SolveOptions, solve
+from solver.evaluator import evaluate
+from solver.optimiser import solve
+from solver.results import ClaimedRoute, SolveOptions
 from solver.snapshot import board_from_snapshot
 from tests.boards import BoardBuilder
 from tests.boards_1839 import (

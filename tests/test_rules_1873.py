@@ -18,8 +18,9 @@ and returns a run the evaluator accepts whose routes of each train form one netw
 from __future__ import annotations
 
 from solver.board import Board
-from solver.evaluator import ClaimedRoute, Evaluation, evaluate
-from solver.optimiser import SolveOptions, SolveResult, solve
+from solver.evaluator import evaluate
+from solver.optimiser import solve
+from solver.results import ClaimedRoute, Evaluation, SolveOptions, SolveResult
 from tests.boards_1873 import Harz
 
 REVENUE_ONLY = "REVENUE_ONLY"
@@ -63,7 +64,7 @@ def run(h: Harz, objective: str, expected: int) -> SolveResult:
     claimed again route by route, one network per train, no train running two routes."""
     board = h.board()
     res = solve(board, SolveOptions(time_limit_s=15.0, objective=objective))
-    assert res.status == "OPTIMAL", (res.status, res.details)
+    assert res.status == "OPTIMAL", (res.status, res.extras)
     assert res.revenue == expected, [(r.train, r.nodes, r.revenue) for r in res.routes]
     claims = [ClaimedRoute(train=r.train, nodes=list(r.nodes), legs=[list(leg.paths) for leg in r.legs])
               for r in res.routes]
@@ -628,9 +629,9 @@ def test_diesel_visits_keep_tokens_active() -> None:
                           h.route(d2, h.C, h.G, h.H)])
     assert ev.legal, [f.message for f in ev.findings]
     # G and H are visited by the diesel only: visited by a route of any type, they stay active
-    assert ev.details["token_status"] == {h.A: "active", h.C: "active", h.G: "active", h.H: "active"}
+    assert ev.extras.token_status == {h.A: "active", h.C: "active", h.G: "active", h.H: "active"}
     ev = evaluate(board, [h.route(a, h.A, h.B, h.C), h.route(b, h.C, h.M), h.route(d1, h.A, h.B, h.C)])
-    assert ev.details["token_status"] == {h.A: "active", h.C: "active", h.G: "flipped", h.H: "flipped"}
+    assert ev.extras.token_status == {h.A: "active", h.C: "active", h.G: "flipped", h.H: "flipped"}
 
 
 def test_diesel_ends_at_own_stations() -> None:
@@ -688,7 +689,7 @@ def test_diesel_optimum() -> None:
     # route needs its own track and diesel ends); the 5-route run still earns 220.
     res = run(h, RULEBOOK, 220)
     assert len(res.routes) == 5
-    assert res.details["routes_serviced"] == 5
+    assert res.extras.routes_serviced == 5
 
 
 # --------------------------------------------------------------------------- concession routes
@@ -792,20 +793,20 @@ def test_qlb_bonus_and_exemptions() -> None:
     ev = evaluate(board, [h.route(a, h.R, h.Q)])
     assert ev.legal, [f.message for f in ev.findings]
     assert ev.revenue == 80
-    assert ev.details["maintenance"] == 50
-    assert ev.details["qlb_bonus"] == 60
-    assert ev.details["net_revenue"] == 80 - 50 + 60
+    assert ev.extras.maintenance == 50
+    assert ev.extras.qlb_bonus == 60
+    assert ev.extras.net_revenue == 80 - 50 + 60
     # QLB is exempt from the concession and must-run rules: no run at all is legal, and the bonus
     # still comes.
     idle = evaluate(board, [])
     assert idle.legal, [f.message for f in idle.findings]
-    assert idle.details["net_revenue"] == 0 - 50 + 60
+    assert idle.extras.net_revenue == 0 - 50 + 60
     # nothing visited: the home token (E20) stays active, R flips (QLB has no concession route)
-    assert idle.details["token_status"] == {h.R: "flipped", h.Q: "active"}
+    assert idle.extras.token_status == {h.R: "flipped", h.Q: "active"}
     # R-Q is the only route: 20 + 60 = 80; net 80 - 50 + 60 = 90.
     res = run(h, REVENUE_ONLY, 80)
-    assert res.details["qlb_bonus"] == 60
-    assert res.details["net_revenue"] == 90
+    assert res.extras.qlb_bonus == 60
+    assert res.extras.net_revenue == 90
 
 
 def test_non_qlb_must_run() -> None:
@@ -814,10 +815,10 @@ def test_non_qlb_must_run() -> None:
     idle = evaluate(board, [])
     assert "MUST_RUN" in codes(idle)
     assert not idle.legal
-    assert idle.details["qlb_bonus"] == 0
+    assert idle.extras.qlb_bonus == 0
     # same route, no bonus: net 80 - 50 = 30
     res = run(h, REVENUE_ONLY, 80)
-    assert res.details["net_revenue"] == 30
+    assert res.extras.net_revenue == 30
 
 
 # --------------------------------------------------------------------------- maintenance, token status
@@ -846,24 +847,24 @@ def test_maintenance_and_token_status() -> None:
     ev = evaluate(board, [h.route(one, h.H, h.K)])
     assert ev.legal, [f.message for f in ev.findings]
     assert ev.revenue == 40
-    assert ev.details["maintenance"] == 200
-    assert ev.details["net_revenue"] == 40 - 200
-    assert ev.details["token_status"] == {h.H: "active", h.K: "active", h.V: "flipped", h.W: "flipped"}
+    assert ev.extras.maintenance == 200
+    assert ev.extras.net_revenue == 40 - 200
+    assert ev.extras.token_status == {h.H: "active", h.K: "active", h.V: "flipped", h.W: "flipped"}
     # The concession route H-K (40) must be run on its own (V-H-K is not its hex set); a second route
     # H-V (of the 2T, or the other train) adds V: 60. W cannot be reached. Net 60 - 200 = -140.
     res = run(h, REVENUE_ONLY, 60)
-    assert res.details["maintenance"] == 200
-    assert res.details["net_revenue"] == -140
-    assert res.details["token_status"] == {h.H: "active", h.K: "active", h.V: "active", h.W: "flipped"}
+    assert res.extras.maintenance == 200
+    assert res.extras.net_revenue == -140
+    assert res.extras.token_status == {h.H: "active", h.K: "active", h.V: "active", h.W: "flipped"}
 
 
 def test_token_status_without_a_run() -> None:
     h = token_board()
     ev = evaluate(h.board(), [])
     assert "CONCESSION_NOT_RUN" in codes(ev)
-    assert ev.details["net_revenue"] == -200
+    assert ev.extras.net_revenue == -200
     # nothing visited: the home token and the concession-route token stay active, the others flip
-    assert ev.details["token_status"] == {h.H: "active", h.K: "active", h.V: "flipped", h.W: "flipped"}
+    assert ev.extras.token_status == {h.H: "active", h.K: "active", h.V: "flipped", h.W: "flipped"}
 
 
 # --------------------------------------------------------------------------- the service rule
@@ -891,7 +892,7 @@ def test_rulebook_services_most_routes() -> None:
     # cluster 2 one route for 110. RULEBOOK (as many routes as possible, then revenue): 2 routes, 30.
     res = run(h, RULEBOOK, 30)
     assert len(res.routes) == 2
-    assert res.details["routes_serviced"] == 2
+    assert res.extras.routes_serviced == 2
     assert {n for r in res.routes for n in r.nodes} == {h.S, h.A, h.B}
     # REVENUE_ONLY: Y-Z, 110, one route.
     res = run(h, REVENUE_ONLY, 110)

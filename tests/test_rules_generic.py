@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from solver.board import Board
-from solver.evaluator import ClaimedRoute, Evaluation, evaluate
-from solver.optimiser import SolveOptions, SolveResult, solve
+from solver.evaluator import evaluate
+from solver.optimiser import solve
+from solver.results import ClaimedRoute, Evaluation, SolveOptions, SolveResult
 from tests.boards import BoardBuilder, chain_board, line
 
 Spec = tuple[str, int, dict[str, Any]]

@@ -9,8 +9,8 @@ import grpc
 import pytest
 
 from routemax.v1 import routemax_pb2 as pb
-from server.cli import main
 from server.convert import board_to_proto
+from server.main import main
 from solver.examples import example_path
 from solver.optimiser import solve
 from solver.snapshot import board_from_snapshot

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from solver.board import Board, Train
 from solver.candidates import LegGraph, WalkRules, build_leg_graph, enumerate_routes
-from solver.h1873.context import Harzbahn
-from solver.h1873.rules import route_findings
 from solver.legs import Leg
+from solver.rulesets.r_1873.rules import route_findings
+from solver.rulesets.r_1873.view import Harzbahn
 
 NARROW = frozenset({"narrow", "dual"})
 ANY_LENGTH = Train(id="any", name="any", unit="none", distance=0)

@@ -9,20 +9,19 @@ rule that 18xx.games enforces, so it gets an advisory finding, UNDERSERVICED, ke
 from __future__ import annotations
 
 from solver.board import Board
-from solver.evaluator import Evaluation
-from solver.route_rules import Finding
+from solver.results import Evaluation, Finding, Objective, SolveOptions, Status
+from solver.rulesets.r_1873.extras import HarzbahnRun
+from solver.rulesets.r_1873.solve import solve_run
 
 
 def service_finding(board: Board, evaluation: Evaluation, time_limit_s: float = 10.0) -> Finding | None:
     """UNDERSERVICED when a legal run could service more routes than the claimed one."""
-    from solver.optimiser import OPTIMAL, SolveOptions, solve
-
-    best = solve(board, SolveOptions(time_limit_s=time_limit_s, objective="RULEBOOK"))
-    if best.status != OPTIMAL:
+    best = solve_run(board, SolveOptions(time_limit_s=time_limit_s, objective=Objective.RULEBOOK))
+    if best.status != Status.OPTIMAL or not isinstance(evaluation.extras, HarzbahnRun):
         return None
     possible = len(best.routes)
-    evaluation.details["routes_possible"] = possible
-    served = int(evaluation.details.get("routes_serviced", 0))
+    evaluation.extras.routes_possible = possible
+    served = evaluation.extras.routes_serviced
     if served >= possible:
         return None
     return Finding("UNDERSERVICED", f"the run services {served} routes but {possible} can be serviced together "

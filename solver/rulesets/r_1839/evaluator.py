@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solver.board import Board
-from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, read_claim
+from solver.claims import read_claim
 from solver.legs import Leg
-from solver.r1839.rules import flood_reach, flood_trains, foreign_income, prepare_1839, price_run, same_country_finding
-from solver.route_rules import Finding, check_route, shared_track
+from solver.results import ClaimedRoute, Evaluation, Finding, PricedRoute
+from solver.route_rules import check_route, shared_track
+from solver.rulesets.r_1839.extras import ForeignIncome
+from solver.rulesets.r_1839.rules import flood_reach, flood_trains, foreign_income, price_run, same_country_finding
+from solver.rulesets.r_1839.view import prepare_1839
 
 
-def evaluate_1839(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
+def evaluate_run(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
     """Every rule the run breaks, the revenue by the 1839 rules and each foreign company's income."""
     board = prepare_1839(board)
     findings: list[Finding] = []
@@ -44,6 +47,6 @@ def evaluate_1839(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
         priced.append(PricedRoute(flood_trains(board)[0].id, nodes, [], [pricing.flood[n] for n in nodes],
                                   sum(pricing.flood.values())))
     reached = {n for _, nodes, _ in runs for n in nodes} | reach
-    details = {"foreign_income": foreign_income(board, reached, pricing.total)}
+    extras = ForeignIncome(foreign_income(board, reached, pricing.total))
     legal = not any(f.hard for f in findings)
-    return Evaluation(legal=legal, revenue=pricing.total, routes=priced, findings=findings, details=details)
+    return Evaluation(legal=legal, revenue=pricing.total, routes=priced, findings=findings, extras=extras)

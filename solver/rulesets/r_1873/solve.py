@@ -5,71 +5,72 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
 from solver.board import Board
-from solver.errors import EvaluatorDisagreement
-from solver.evaluator import ClaimedRoute
-from solver.h1873.candidates import leg_graph_1873, route_shapes
-from solver.h1873.context import Harzbahn, harzbahn
-from solver.h1873.evaluator import evaluate_1873
-from solver.h1873.optimiser import MAX_ROUNDS, REVENUE_ONLY, RULEBOOK, Model1873
-from solver.h1873.route_order import best_order
-from solver.h1873.rules import RunRoute, networks
+from solver.budget import Budget
+from solver.claims import claim_of
+from solver.cpsat import run_cpsat
+from solver.recheck import recheck
+from solver.results import ClaimedRoute, Objective, SolveOptions, SolveResult, Status
+from solver.rulesets.r_1873.candidates import leg_graph_1873, route_shapes
+from solver.rulesets.r_1873.evaluator import evaluate_run
+from solver.rulesets.r_1873.extras import HarzbahnRun
+from solver.rulesets.r_1873.model import MAX_ROUNDS, Model1873
+from solver.rulesets.r_1873.route_order import best_order
+from solver.rulesets.r_1873.rules import RunRoute, networks
+from solver.rulesets.r_1873.view import Harzbahn, harzbahn
 
 Chosen = list[tuple[int, int]]  # (route index, train index; -1 = diesel)
 
 
-def solve_1873(board: Board, opts) -> object:
+def solve_run(board: Board, opts: SolveOptions) -> SolveResult:
     """The best legal run under the chosen objective (RULEBOOK by default)."""
-    from solver.optimiser import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, SolveResult
-
-    t0 = time.monotonic()
-    deadline = t0 + opts.time_limit_s
+    budget = Budget.starting_now(opts.time_limit_s)
     ctx = harzbahn(board)
-    objective = opts.objective or RULEBOOK
+    objective = opts.objective or Objective.RULEBOOK
     graph = leg_graph_1873(board)
-    walk_deadline = t0 + opts.time_limit_s * 0.5
+    walk_deadline = budget.until("enumerate")
     mining, done_m = route_shapes(board, ctx, graph, False, walk_deadline) if ctx.mining_trains else ([], True)
     diesel, done_d = route_shapes(board, ctx, graph, True, walk_deadline) if ctx.diesel_train else ([], True)
     stats = {"candidates": float(len(mining) + len(diesel)), "classes": float(len(ctx.super_trains)),
-             "enumerate_ms": (time.monotonic() - t0) * 1000.0}
+             "enumerate_ms": budget.elapsed_ms()}
     model = Model1873(board, ctx, mining, diesel, objective)
-    details: dict = {"objective": objective}
+    extras = HarzbahnRun(objective=objective)
     if model.infeasible_reason:
-        details["reason"] = model.infeasible_reason
-        stats["solve_ms"] = (time.monotonic() - t0) * 1000.0
-        return SolveResult(revenue=0, status=INFEASIBLE, bound=0, routes=[], stats=stats, details=details)
-    status, chosen, bound_obj, rounds = _solve_with_cuts(board, ctx, model, deadline, opts.workers)
+        return _no_run(Status.INFEASIBLE, model.infeasible_reason, 0, stats, budget, extras)
+    status, chosen, bound_obj, rounds = _solve_with_cuts(board, ctx, model, budget.deadline, opts.workers)
     stats["rounds"] = float(rounds)
     if status == "INFEASIBLE":
-        details["reason"] = "no legal run exists"
-        stats["solve_ms"] = (time.monotonic() - t0) * 1000.0
-        return SolveResult(revenue=0, status=INFEASIBLE, bound=0, routes=[], stats=stats, details=details)
+        return _no_run(Status.INFEASIBLE, "no legal run exists", 0, stats, budget, extras)
     if chosen is None:
-        stats["solve_ms"] = (time.monotonic() - t0) * 1000.0
-        return SolveResult(revenue=0, status=UNKNOWN, bound=model.upper, routes=[], stats=stats, details=details)
-    claims = _claims(board, ctx, model, chosen)
-    evaluation = evaluate_1873(board, claims)
+        return _no_run(Status.UNKNOWN, "", model.upper, stats, budget, extras)
+    evaluation = evaluate_run(board, _claims(ctx, model, chosen))
     model_revenue, _, _ = best_order(board, ctx, _run_routes(model, chosen))
-    if not evaluation.legal or evaluation.revenue != model_revenue:
-        raise EvaluatorDisagreement(
-            f"{board.label()}: 1873 optimiser claims {model_revenue} but the evaluator says {evaluation.revenue} "
-            f"(legal={evaluation.legal}; {[f.message for f in evaluation.findings]})")
+    recheck(board, evaluation, model_revenue, "1873 optimiser")
     complete = done_m and done_d
-    final = OPTIMAL if status == "OPTIMAL" and complete else FEASIBLE
-    if final == OPTIMAL:
+    final = Status.OPTIMAL if status == "OPTIMAL" and complete else Status.FEASIBLE
+    if final == Status.OPTIMAL:
         bound = evaluation.revenue
-    elif objective == REVENUE_ONLY and complete and bound_obj is not None:
+    elif objective == Objective.REVENUE_ONLY and complete and bound_obj is not None:
         bound = max(evaluation.revenue, bound_obj)
     else:
         bound = max(evaluation.revenue, model.upper)
-    stats["solve_ms"] = (time.monotonic() - t0) * 1000.0
-    details.update(evaluation.details)
-    details["routes_possible"] = len(chosen) if final == OPTIMAL and objective == RULEBOOK else None
+    stats["solve_ms"] = budget.elapsed_ms()
+    assert isinstance(evaluation.extras, HarzbahnRun)
+    run = replace(evaluation.extras, objective=objective,
+                  routes_possible=len(chosen) if final == Status.OPTIMAL and objective == Objective.RULEBOOK else None)
     return SolveResult(revenue=evaluation.revenue, status=final, bound=bound, routes=evaluation.routes,
-                       stats=stats, evaluation=evaluation, details=details)
+                       stats=stats, evaluation=evaluation, extras=run)
+
+
+def _no_run(status: Status, reason: str, bound: int, stats: dict[str, float], budget: Budget,
+            extras: HarzbahnRun) -> SolveResult:
+    """An answer without routes: no legal run exists, or none was found in time."""
+    stats["solve_ms"] = budget.elapsed_ms()
+    return SolveResult(revenue=0, status=status, bound=bound, routes=[], stats=stats, extras=extras, reason=reason)
 
 
 def _run_routes(model: Model1873, chosen: Chosen) -> list[RunRoute]:
@@ -92,28 +93,25 @@ def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: fl
     best_score = -1
     exact = True
     for rnd in range(1, MAX_ROUNDS + 1):
-        solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = max(0.01, deadline - time.monotonic())
-        solver.parameters.num_workers = workers
-        code = solver.Solve(model.model)
+        solver, code = run_cpsat(model.model, max(deadline, time.monotonic() + 0.01), workers)
         if code == cp_model.INFEASIBLE:
             return "INFEASIBLE", None, None, rnd
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return "UNKNOWN", best, None, rnd
-        chosen = [(r, si) for (r, si), v in model.x.items() if solver.Value(v)]
-        chosen += [(r, -1) for r, v in enumerate(model.y) if solver.Value(v)]
+        chosen = [(r, si) for (r, si), v in model.x.items() if solver.value(v)]
+        chosen += [(r, -1) for r, v in enumerate(model.y) if solver.value(v)]
         cuts = _network_cuts(board, model, chosen)
         if cuts:
             for si, component, other in cuts:
                 model.add_network_cut(si, component, other)
         else:
-            credited = int(round(solver.ObjectiveValue())) - model.big * len(chosen)
+            credited = int(round(solver.objective_value)) - model.big * len(chosen)
             value, order, exhaustive = best_order(board, ctx, _run_routes(model, chosen))
             exact = exact and exhaustive
             ordered = [chosen[i] for i in order]
             if value >= credited:
                 status = "OPTIMAL" if code == cp_model.OPTIMAL and exact else "FEASIBLE"
-                bound = int(solver.BestObjectiveBound()) if model.big == 0 else None
+                bound = int(solver.best_objective_bound) if model.big == 0 else None
                 return status, ordered, bound, rnd
             score = model.big * len(chosen) + value
             if score > best_score:  # legal, only credited too much: keep it in case time runs out
@@ -142,12 +140,11 @@ def _network_cuts(board: Board, model: Model1873, chosen: Chosen) -> list[tuple[
     return cuts
 
 
-def _claims(board: Board, ctx: Harzbahn, model: Model1873, chosen: Chosen) -> list[ClaimedRoute]:
+def _claims(ctx: Harzbahn, model: Model1873, chosen: Chosen) -> list[ClaimedRoute]:
     """The chosen routes, in the given order, with train ids."""
-    order = chosen
     next_sub: dict[int, int] = defaultdict(int)
     claims = []
-    for r, si in order:
+    for r, si in chosen:
         if si < 0:
             pool = ctx.diesel_pool or model.ctx.diesel_train.subtrains  # type: ignore[union-attr]
             train = pool[next_sub[si]] if next_sub[si] < len(pool) else f"D-extra-{next_sub[si]}"
@@ -156,5 +153,5 @@ def _claims(board: Board, ctx: Harzbahn, model: Model1873, chosen: Chosen) -> li
             train = model.supers[si].subtrains[next_sub[si]]
             shape = model.mining[r]
         next_sub[si] += 1
-        claims.append(ClaimedRoute(train=train, nodes=list(shape.nodes), legs=[list(leg.paths) for leg in shape.legs]))
+        claims.append(claim_of(train, shape.nodes, shape.legs))
     return claims

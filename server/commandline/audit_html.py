@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from server.audit_summary import Summary, Tally, flagged
+from server.commandline.audit_summary import Summary, Tally, flagged
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from itertools import product
 
 from solver.board import Board
-from solver.h1873.context import Harzbahn
-from solver.h1873.rules import RunRoute, run_revenue
+from solver.rulesets.r_1873.rules import RunRoute, run_revenue
+from solver.rulesets.r_1873.view import Harzbahn
 
 MAX_COMBINATIONS = 4096
 

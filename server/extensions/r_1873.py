@@ -1,4 +1,4 @@
-"""Mapping of the 1873 parts of the protocol: the board extension, run summaries, mine production."""
+"""The 1873 parts of the protocol: the board extension `h1873`, run summaries and mine production."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from routemax.v1 import routemax_pb2 as pb
 from solver.board import Board
 from solver.errors import BoardError
-from solver.h1873.production import MineState, Production
+from solver.results import RunExtras
 
 
 def apply_extension(msg: pb.Harzbahn1873, board: Board) -> None:
@@ -90,25 +90,50 @@ def extension_from_board(board: Board) -> pb.Harzbahn1873:
     return msg
 
 
-def summary(details: dict[str, Any]) -> pb.RunSummary | None:
-    """The 1873 run summary from an evaluation's or a solve's details, if there is one."""
-    if "net_revenue" not in details:
+def summary(extras: RunExtras | None) -> pb.RunSummary | None:
+    """The 1873 run summary of an evaluation or a solve, if there is one."""
+    if extras is None or extras.ruleset != "1873":
         return None
-    possible = details.get("routes_possible")
+    possible = extras.routes_possible  # type: ignore[attr-defined]
     return pb.RunSummary(
-        routes_serviced=int(details.get("routes_serviced", 0)), routes_possible=-1 if possible is None else possible,
-        maintenance=int(details.get("maintenance", 0)), qlb_bonus=int(details.get("qlb_bonus", 0)),
-        net_revenue=int(details["net_revenue"]),
-        tokens=[pb.TokenStatus(node=n, status=st) for n, st in sorted(details.get("token_status", {}).items())])
+        routes_serviced=extras.routes_serviced, routes_possible=-1 if possible is None else possible,
+        maintenance=extras.maintenance, qlb_bonus=extras.qlb_bonus, net_revenue=extras.net_revenue,
+        tokens=[pb.TokenStatus(node=n, status=st) for n, st in sorted(extras.token_status.items())])
 
 
-def mines_from_proto(req: pb.MineProductionRequest) -> list[MineState]:
-    return [MineState(id=m.id or str(i), connected=m.connected, machine=m.machine, switcher=m.switcher,
-                      machine_revenue=tuple(m.machine_revenue), switcher_revenue=tuple(m.switcher_revenue))
+def mines_from_proto(req: pb.MineProductionRequest) -> list[dict[str, Any]]:
+    """The mines of a request as the plain rows the 1873 ruleset reads."""
+    return [{"id": m.id or str(i), "connected": m.connected, "machine": m.machine, "switcher": m.switcher,
+             "machine_revenue": list(m.machine_revenue), "switcher_revenue": list(m.switcher_revenue)}
             for i, m in enumerate(req.mines)]
 
 
-def production_to_proto(p: Production) -> pb.MineProductionResponse:
+def production_to_proto(p: Any) -> pb.MineProductionResponse:
+    """The production result (revenue, bonus, per_mine, switchers) as a response."""
     return pb.MineProductionResponse(
         revenue=p.revenue, bonus=p.bonus,
         mines=[pb.MineRevenue(id=k, switcher=p.switchers.get(k, 0), revenue=v) for k, v in p.per_mine.items()])
+
+
+class Harzbahn1873Extension:
+    """The 1873 ruleset's protocol extension, as the server's registry uses it."""
+
+    ruleset = "1873"
+    board_field = "h1873"
+
+    @staticmethod
+    def apply(msg: pb.Board, board: Board) -> None:
+        apply_extension(msg.h1873, board)
+
+    @staticmethod
+    def board_to_proto(board: Board, msg: pb.Board) -> None:
+        msg.h1873.CopyFrom(extension_from_board(board))
+
+    @staticmethod
+    def fill_response(extras: RunExtras | None, resp: pb.SolveResponse | pb.EvaluateResponse) -> None:
+        run = summary(extras)
+        if run is not None:
+            resp.summary.CopyFrom(run)
+
+
+EXTENSION = Harzbahn1873Extension()

@@ -23,32 +23,11 @@ from dataclasses import dataclass, replace
 
 from solver.board import Board, Node, Train
 from solver.candidates import build_leg_graph
-from solver.route_rules import Finding
+from solver.results import Finding
 from solver.train_rules import paying_stops, stop_revenue
 
 LOCATION_KINDS = ("city", "town", "offboard", "halt", "pass")
 FOREIGN_SHARE_PERCENT = 20
-
-
-def prepare_1839(board: Board) -> Board:
-    """The board as this company sees it: other companies' exchange markers do not block, and
-    the private powers that raise location values are applied."""
-    opts = board.options
-    nodes = {}
-    for nid, node in board.nodes.items():
-        changes: dict = {}
-        if node.exchange_owner and node.exchange_owner != board.company and node.kind != "offboard":
-            changes.update(blocks=False, terminal=False)
-        bonus = 0
-        if opts.get("towns_plus_10") and node.kind == "town":
-            bonus += 10
-        if opts.get("port_token") == nid:
-            bonus += 20 if opts.get("port_token_own") else 10
-        if bonus:
-            changes.update(revenue=node.revenue + bonus,
-                           revenue_by_train={k: v + bonus for k, v in node.revenue_by_train.items()})
-        nodes[nid] = replace(node, **changes) if changes else node
-    return replace(board, nodes=nodes)
 
 
 def is_location(node: Node) -> bool:
@@ -123,12 +102,12 @@ def price_run(board: Board, routes: Sequence[tuple[Train, Sequence[str]]], reach
     for r, (_train, nodes) in enumerate(routes):
         for i, nid in enumerate(nodes):
             visitors.setdefault(nid, []).append((r, i))
-    bonus = 10 if board.options.get("location_bonus") else 0
+    bonus = location_bonus(board)
     for nid in sorted(set(visitors) | reach):
         node = board.nodes[nid]
         if not is_location(node):
             continue
-        base = stop_revenue(node, floods[0]) if floods and nid in reach else 0
+        base = flood_value(node, floods, reach)
         here = visitors.get(nid, [])
         if node.exchange_owner == board.company:
             for r, i in here:
@@ -150,6 +129,16 @@ def price_run(board: Board, routes: Sequence[tuple[Train, Sequence[str]]], reach
                 flood[nid] = flood.get(nid, 0) + bonus
     total = sum(map(sum, credit)) + sum(flood.values())
     return Pricing(per_route=credit, flood=flood, total=total)
+
+
+def location_bonus(board: Board) -> int:
+    """The private power's bonus for each location reached (0 without it)."""
+    return 10 if board.options.get("location_bonus") else 0
+
+
+def flood_value(node: Node, floods: Sequence[Train], reach: set[str]) -> int:
+    """What one FLOOD train earns at a location (0 outside its reach or without FLOOD trains)."""
+    return stop_revenue(node, floods[0]) if floods and node.id in reach else 0
 
 
 def foreign_income(board: Board, reached: set[str], total: int) -> dict[str, int]:

@@ -16,18 +16,18 @@ from ortools.sat.python import cp_model
 
 from solver.board import Board
 from solver.candidates import mask_bits
-from solver.h1873.candidates import Shape
-from solver.h1873.context import Harzbahn
+from solver.packing import forbid_shared_track
+from solver.results import Objective
+from solver.rulesets.r_1873.candidates import Shape
+from solver.rulesets.r_1873.view import Harzbahn
 
-RULEBOOK = "RULEBOOK"
-REVENUE_ONLY = "REVENUE_ONLY"
 MAX_ROUNDS = 200
 
 
 class Model1873:
     """The CP-SAT model of one position; `solve` may be called again after cuts are added."""
 
-    def __init__(self, board: Board, ctx: Harzbahn, mining: list[Shape], diesel: list[Shape], objective: str):
+    def __init__(self, board: Board, ctx: Harzbahn, mining: list[Shape], diesel: list[Shape], objective: Objective):
         self.board, self.ctx, self.mining, self.diesel = board, ctx, mining, diesel
         self.model = cp_model.CpModel()
         m = self.model
@@ -36,38 +36,29 @@ class Model1873:
         for r in range(len(mining)):
             here = []
             for si in range(len(self.supers)):
-                self.x[(r, si)] = v = m.NewBoolVar(f"x{r}_{si}")
+                self.x[(r, si)] = v = m.new_bool_var(f"x{r}_{si}")
                 here.append(v)
             if len(here) > 1:
-                m.AddAtMostOne(here)
+                m.add_at_most_one(here)
         for si, st in enumerate(self.supers):
-            m.Add(sum(self.x[(r, si)] for r in range(len(mining))) <= len(st.subtrains))
+            m.add(sum(self.x[(r, si)] for r in range(len(mining))) <= len(st.subtrains))
         self.has_diesel = ctx.diesel_train is not None
-        self.y = [m.NewBoolVar(f"y{r}") for r in range(len(diesel))] if self.has_diesel else []
+        self.y = [m.new_bool_var(f"y{r}") for r in range(len(diesel))] if self.has_diesel else []
         self._no_shared_track()
         self.infeasible_reason = self._concession()
         self.revenue_expr = self._revenue()
         self.route_count = sum(self.x.values()) + sum(self.y)
         self.upper = self._revenue_upper_bound()
-        self.big = self.upper + 1 if objective == RULEBOOK else 0
-        m.Maximize(self.big * self.route_count + self.revenue_expr)
+        self.big = self.upper + 1 if objective == Objective.RULEBOOK else 0
+        m.maximize(self.big * self.route_count + self.revenue_expr)
 
     def _no_shared_track(self) -> None:
-        by_bit: dict[int, list] = defaultdict(list)
-        for r, shape in enumerate(self.mining):
-            for bit in mask_bits(shape.mask):
-                by_bit[bit].extend(self.x[(r, si)] for si in range(len(self.supers)))
-        for vs in by_bit.values():
-            if len(vs) > 1:
-                self.model.AddAtMostOne(vs)
-        by_bit_d: dict[int, list] = defaultdict(list)
-        for r, shape in enumerate(self.diesel):
-            if self.has_diesel:
-                for bit in mask_bits(shape.mask):
-                    by_bit_d[bit].append(self.y[r])
-        for vs in by_bit_d.values():
-            if len(vs) > 1:
-                self.model.AddAtMostOne(vs)
+        """Mining routes share no track with each other, diesel routes none with each other."""
+        mining = (("mining", mask_bits(shape.mask), self.x[(r, si)])
+                  for r, shape in enumerate(self.mining) for si in range(len(self.supers)))
+        forbid_shared_track(self.model, mining)
+        forbid_shared_track(self.model, (("diesel", mask_bits(shape.mask), self.y[r])
+                                         for r, shape in enumerate(self.diesel) if self.has_diesel))
 
     def _concession(self) -> str | None:
         ctx = self.ctx
@@ -79,39 +70,43 @@ class Model1873:
                         for si in range(len(self.supers))]
                 if not runs:
                     return f"no legal standard-train route runs the concession route {'-'.join(sorted(c))}"
-                self.model.AddBoolOr(runs)
+                self.model.add_bool_or(runs)
             if not ctx.concession_routes:
-                self.model.AddBoolOr(list(self.x.values()) or [self.model.NewConstant(0)])
+                self.model.add_bool_or(list(self.x.values()) or [self.model.new_constant(0)])
         if self.has_diesel:
             for c in ctx.concession_routes:
                 runs = [self.y[r] for r, sh in enumerate(self.diesel) if sh.hexes == c]
                 if not runs:
                     return f"no legal diesel route runs the concession route {'-'.join(sorted(c))}"
-                self.model.AddBoolOr(runs)
+                self.model.add_bool_or(runs)
             if not ctx.concession_routes:
-                self.model.AddBoolOr(self.y or [self.model.NewConstant(0)])
+                self.model.add_bool_or(self.y or [self.model.new_constant(0)])
         return None
 
-    def _or(self, name: str, lits: list) -> cp_model.IntVar:
-        v = self.model.NewBoolVar(name)
-        if lits:
-            self.model.AddMaxEquality(v, lits)
-        else:
-            self.model.Add(v == 0)
+    def _any(self, name: str, lits: list) -> cp_model.IntVar:
+        """A literal that may be true only when one of `lits` is (the objective makes it so when it pays)."""
+        v = self.model.new_bool_var(name)
+        self.model.add_bool_or(lits).only_enforce_if(v)
         return v
 
-    def _revenue(self):
-        board, ctx, m = self.board, self.ctx, self.model
-        nodes = board.nodes
+    def _revenue(self) -> cp_model.LinearExpr:
+        """The company's revenue as a sum of terms: cities, factories, mines and diesel hexes."""
         visits: dict[str, list] = defaultdict(list)  # node -> mining literals visiting it
-        hex_super_ok: dict[tuple[str, int], list] = defaultdict(list)
-        hex_super_blocked: dict[tuple[str, int], list] = defaultdict(list)
-        for (r, si), v in self.x.items():
+        for (r, _si), v in self.x.items():
             for n in self.mining[r].nodes:
                 visits[n].append(v)
-                key = (nodes[n].hex, si)
-                (hex_super_blocked if nodes[n].blocks else hex_super_ok)[key].append(v)
-        terms: list[tuple[int, cp_model.IntVar]] = []
+        self.terms: list[tuple[int, cp_model.IntVar]] = []
+        hex_ok = self._city_terms(visits)
+        self._factory_terms(hex_ok)
+        self._mine_terms()
+        if self.has_diesel:
+            self._diesel_terms()
+        return sum(c * v for c, v in self.terms)
+
+    def _city_terms(self, visits: dict[str, list]) -> dict[str, list]:
+        """Each visited unblocked city pays once, the better city of a two-city hex; returns the
+        literals reaching each hex at an unblocked stop."""
+        nodes, ctx = self.board.nodes, self.ctx
         per_hex_city: dict[str, list] = defaultdict(list)
         hex_ok: dict[str, list] = defaultdict(list)
         for n, lits in visits.items():
@@ -120,57 +115,63 @@ class Model1873:
                 continue
             hex_ok[node.hex].extend(lits)
             if node.kind == "city":
-                value = node.revenue if node.tokened_by_company else ctx.stop_revenue
-                w = m.NewBoolVar(f"w{n}")
-                m.AddBoolOr(lits).OnlyEnforceIf(w)
+                w = self._any(f"w{n}", lits)
                 per_hex_city[node.hex].append(w)
-                terms.append((value, w))
+                self.terms.append((node.revenue if node.tokened_by_company else ctx.stop_revenue, w))
         for ws in per_hex_city.values():
             if len(ws) > 1:
-                m.AddAtMostOne(ws)
-        for h, rev in ctx.factory_revenue.items():
+                self.model.add_at_most_one(ws)
+        return hex_ok
+
+    def _factory_terms(self, hex_ok: dict[str, list]) -> None:
+        """A factory reached at an unblocked stop pays once."""
+        for h, rev in self.ctx.factory_revenue.items():
             if hex_ok.get(h):
-                f = m.NewBoolVar(f"f{h}")
-                m.AddBoolOr(hex_ok[h]).OnlyEnforceIf(f)
-                terms.append((rev, f))
-        for h, mult in ctx.mine_multiplier.items():
+                self.terms.append((rev, self._any(f"f{h}", hex_ok[h])))
+
+    def _mine_terms(self) -> None:
+        """A mine pays its multiplier times the largest train reaching it (a larger train stopped
+        at a blocked mine city takes the payment away)."""
+        nodes, m = self.board.nodes, self.model
+        hex_super_ok: dict[tuple[str, int], list] = defaultdict(list)
+        hex_super_blocked: dict[tuple[str, int], list] = defaultdict(list)
+        for (r, si), v in self.x.items():
+            for n in self.mining[r].nodes:
+                (hex_super_blocked if nodes[n].blocks else hex_super_ok)[(nodes[n].hex, si)].append(v)
+        for h, mult in self.ctx.mine_multiplier.items():
             picks = []
             for si, st in enumerate(self.supers):
                 ok = hex_super_ok.get((h, si))
                 if not ok:
                     continue
-                e = m.NewBoolVar(f"e{h}_{si}")
-                m.AddBoolOr(ok).OnlyEnforceIf(e)
+                e = self._any(f"e{h}_{si}", ok)
                 for sj, other in enumerate(self.supers):
                     if other.distance > st.distance:
                         for lit in hex_super_blocked.get((h, sj), []):
-                            m.AddImplication(e, lit.Not())
+                            m.add_implication(e, lit.negated())
                 picks.append(e)
-                terms.append((mult * st.distance, e))
+                self.terms.append((mult * st.distance, e))
             if len(picks) > 1:
-                m.AddAtMostOne(picks)
-        if self.has_diesel:
-            first: dict[str, list] = defaultdict(list)
-            double: dict[str, list] = defaultdict(list)
-            for r, shape in enumerate(self.diesel):
-                cities_by_hex: dict[str, int] = defaultdict(int)
-                for n in shape.nodes:
-                    if nodes[n].kind == "city" and not nodes[n].blocks:
-                        cities_by_hex[nodes[n].hex] += 1
-                for h, k in cities_by_hex.items():
-                    first[h].append(self.y[r])
-                    if k > 1:
-                        double[h].append(self.y[r])
-            for h, lits in first.items():
-                d = m.NewBoolVar(f"d{h}")
-                m.AddBoolOr(lits).OnlyEnforceIf(d)
-                terms.append((ctx.diesel_stop_revenue, d))
-                if double.get(h):
-                    d2 = m.NewBoolVar(f"dd{h}")
-                    m.AddBoolOr(double[h]).OnlyEnforceIf(d2)
-                    terms.append((ctx.diesel_stop_revenue, d2))
-        self.terms = terms
-        return sum(c * v for c, v in terms)
+                m.add_at_most_one(picks)
+
+    def _diesel_terms(self) -> None:
+        """Diesel money: once per hex with an unblocked city, twice where one route reaches two."""
+        nodes = self.board.nodes
+        first: dict[str, list] = defaultdict(list)
+        double: dict[str, list] = defaultdict(list)
+        for r, shape in enumerate(self.diesel):
+            cities_by_hex: dict[str, int] = defaultdict(int)
+            for n in shape.nodes:
+                if nodes[n].kind == "city" and not nodes[n].blocks:
+                    cities_by_hex[nodes[n].hex] += 1
+            for h, k in cities_by_hex.items():
+                first[h].append(self.y[r])
+                if k > 1:
+                    double[h].append(self.y[r])
+        for h, lits in first.items():
+            self.terms.append((self.ctx.diesel_stop_revenue, self._any(f"d{h}", lits)))
+            if double.get(h):
+                self.terms.append((self.ctx.diesel_stop_revenue, self._any(f"dd{h}", double[h])))
 
     def _revenue_upper_bound(self) -> int:
         """Every revenue term at once: no run can earn more."""
@@ -190,13 +191,14 @@ class Model1873:
         unblocked = [{n for n in sh.nodes if not self.board.nodes[n].blocks} for sh in shapes]
         reach = set().union(*(unblocked[r] for r in component))
         bridges = [self.lit(r, si) for r in range(len(shapes)) if r not in component and unblocked[r] & reach]
-        self.model.AddBoolOr([self.lit(r, si).Not() for r in component] + [self.lit(other, si).Not()] + bridges)
+        apart = [self.lit(r, si).negated() for r in [*component, other]]
+        self.model.add_bool_or(apart + bridges)
 
     def cap_revenue(self, chosen: list[tuple[int, int]], value: int) -> None:
         """This exact selection earns at most `value` (its best route order); other selections are
         untouched: the cap is lifted as soon as any route differs."""
         picked = set(chosen)
-        differs = [self.lit(r, si).Not() for r, si in chosen]
+        differs = [self.lit(r, si).negated() for r, si in chosen]
         differs += [v for (r, si), v in self.x.items() if (r, si) not in picked]
         differs += [v for r, v in enumerate(self.y) if (r, -1) not in picked]
-        self.model.Add(self.revenue_expr <= value + (self.upper + 1) * sum(differs))
+        self.model.add(self.revenue_expr <= value + (self.upper + 1) * sum(differs))

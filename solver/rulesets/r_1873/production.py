@@ -8,8 +8,9 @@ assignment is found with CP-SAT. Harzer Werke adds its bonus.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -32,6 +33,39 @@ class Production:
     bonus: int
     per_mine: dict[str, int] = field(default_factory=dict)
     switchers: dict[str, int] = field(default_factory=dict)  # mine id -> switcher size (0 none)
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BoardError(where, f"must be a whole number, got {value!r}")
+    return value
+
+
+def _ints(value: Any, where: str) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple):
+        raise BoardError(where, f"must be a list of whole numbers, got {value!r}")
+    return tuple(_int(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+
+def mines_from_rows(rows: Any) -> list[MineState]:
+    """Mines from plain data (JSON or a protocol message turned into dicts); BoardError names the field.
+
+    Each row: `id`, `connected`, `machine`, `switcher`, `machine_revenue` (required) and `switcher_revenue`."""
+    if not isinstance(rows, list | tuple):
+        raise BoardError("mines", "must be a list of mines")
+    mines = []
+    for i, row in enumerate(rows):
+        where = f"mines[{i}]"
+        if not isinstance(row, Mapping):
+            raise BoardError(where, "must be an object")
+        if "machine_revenue" not in row:
+            raise BoardError(f"{where}.machine_revenue", "missing: the revenue of each machine size")
+        mines.append(MineState(id=str(row.get("id") or i), connected=bool(row.get("connected", False)),
+                               machine=_int(row.get("machine", 1), f"{where}.machine"),
+                               switcher=_int(row.get("switcher", 0), f"{where}.switcher"),
+                               machine_revenue=_ints(row["machine_revenue"], f"{where}.machine_revenue"),
+                               switcher_revenue=_ints(row.get("switcher_revenue", []), f"{where}.switcher_revenue")))
+    return mines
 
 
 def validate_mines(mines: Sequence[MineState]) -> None:
@@ -65,20 +99,20 @@ def production(mines: Sequence[MineState], public: bool, harzer_werke: bool = Fa
                           switchers={m.id: m.switcher for m in mines})
     sizes = [m.switcher for m in mines if m.switcher]
     model = cp_model.CpModel()
-    a = {(i, j): model.NewBoolVar(f"a{i}_{j}") for i in range(len(sizes)) for j in range(len(mines))}
+    a = {(i, j): model.new_bool_var(f"a{i}_{j}") for i in range(len(sizes)) for j in range(len(mines))}
     for i in range(len(sizes)):
-        model.AddExactlyOne(a[(i, j)] for j in range(len(mines)))
+        model.add_exactly_one(a[(i, j)] for j in range(len(mines)))
     for j in range(len(mines)):
-        model.AddAtMostOne(a[(i, j)] for i in range(len(sizes)))
-    model.Maximize(sum((mine_revenue(mines[j], sizes[i]) - mine_revenue(mines[j], 0)) * a[(i, j)]
+        model.add_at_most_one(a[(i, j)] for i in range(len(sizes)))
+    model.maximize(sum((mine_revenue(mines[j], sizes[i]) - mine_revenue(mines[j], 0)) * a[(i, j)]
                        for i, j in a))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    if solver.Solve(model) != cp_model.OPTIMAL:
+    if solver.solve(model) != cp_model.OPTIMAL:
         raise RuntimeError("the switcher assignment could not be proven optimal")
     switchers = {m.id: 0 for m in mines}
     for (i, j), v in a.items():
-        if solver.Value(v):
+        if solver.value(v):
             switchers[mines[j].id] = sizes[i]
     per = {m.id: mine_revenue(m, switchers[m.id]) for m in mines}
     return Production(revenue=sum(per.values()) + bonus, bonus=bonus, per_mine=per, switchers=switchers)

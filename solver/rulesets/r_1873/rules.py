@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.board import Board, Node
-from solver.h1873.context import Harzbahn
 from solver.legs import Leg
-from solver.route_rules import Finding
+from solver.results import Finding
+from solver.rulesets.r_1873.view import Harzbahn
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The `routemax` command line: serve, solve, evaluate."""
+"""The `routemax` command line: solve, evaluate, mines and audit (`serve` is dispatched by `server.main`)."""
 
 from __future__ import annotations
 
@@ -14,15 +14,17 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from server.serve_args import add_serve_arguments
+from solver import rulesets
+from solver.claims import claims_from_recorded
 from solver.errors import BoardError, EvaluatorDisagreement
-from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, claims_from_recorded, evaluate
+from solver.evaluator import evaluate_with_advice
 from solver.examples import EXAMPLES, example_path
-from solver.h1873.production import MineState, production
-from solver.h1873.service_rule import service_finding
-from solver.optimiser import SolveOptions, SolveResult, solve
+from solver.optimiser import solve
+from solver.results import ClaimedRoute, Evaluation, Objective, PricedRoute, RunExtras, SolveOptions, SolveResult
 from solver.snapshot import Position, board_from_snapshot, read_positions
 
-OBJECTIVES = {"default": None, "rulebook": "RULEBOOK", "revenue-only": "REVENUE_ONLY"}
+OBJECTIVES = {"default": None, "rulebook": Objective.RULEBOOK, "revenue-only": Objective.REVENUE_ONLY}
 
 
 def _positions(file: str | None, example: str | None, position: int | None) -> Iterator[Position]:
@@ -42,15 +44,15 @@ def solve_json(source: str, raw: dict[str, Any], result: SolveResult) -> dict[st
         out["recorded_revenue"] = raw["recorded"].get("routes_revenue")
     if "plain_revenue" in raw:
         out["plain_revenue"] = raw["plain_revenue"]
-    out.update(_run_details(result.details))
+    out.update(_run_details(result.extras))
+    if result.reason:
+        out["reason"] = result.reason
     return out
 
 
-def _run_details(details: dict[str, Any]) -> dict[str, Any]:
-    """The 1873 run summary and objective, when the ruleset gives them."""
-    keys = ("objective", "routes_serviced", "routes_possible", "maintenance", "qlb_bonus", "net_revenue",
-            "token_status", "reason", "foreign_income")
-    return {k: details[k] for k in keys if k in details}
+def _run_details(extras: RunExtras | None) -> dict[str, Any]:
+    """A ruleset's typed extras (the 1873 run summary, 1839 foreign income), when it gives them."""
+    return extras.as_dict() if extras is not None else {}
 
 
 def _routes_table(title: str, routes: list[PricedRoute]) -> Table:
@@ -73,12 +75,12 @@ def _print_solve(console: Console, source: str, raw: dict[str, Any], result: Sol
     if "recorded" in raw:
         line += f"  (recorded {raw['recorded'].get('routes_revenue')})"
     console.print(line)
-    d = result.details
+    d = _run_details(result.extras)
     if "net_revenue" in d:
         console.print(f"routes serviced {d.get('routes_serviced')} ({d.get('objective')})  maintenance "
                       f"{d.get('maintenance')}  QLB bonus {d.get('qlb_bonus')}  net revenue {d.get('net_revenue')}")
-    if d.get("reason"):
-        console.print(f"[red]{d['reason']}[/red]")
+    if result.reason:
+        console.print(f"[red]{result.reason}[/red]")
     if d.get("foreign_income"):
         console.print("foreign income: " + ", ".join(f"{k} {v}" for k, v in d["foreign_income"].items()))
 
@@ -133,7 +135,7 @@ def _read_claims(path: str) -> list[ClaimedRoute]:
 def evaluation_json(source: str, ev: Evaluation) -> dict[str, Any]:
     return {"source": source, "legal": ev.legal, "revenue": ev.revenue,
             "findings": [f.as_dict() for f in ev.findings],
-            "routes": [r.as_dict() for r in ev.routes], **_run_details(ev.details)}
+            "routes": [r.as_dict() for r in ev.routes], **_run_details(ev.extras)}
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
@@ -146,11 +148,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             continue
         board = board_from_snapshot(pos.raw)
         claims = _read_claims(args.routes) if args.routes else claims_from_recorded(pos.raw.get("recorded", {}))
-        ev = evaluate(board, claims)
-        if board.ruleset == "1873" and ev.legal:
-            finding = service_finding(board, ev)
-            if finding is not None:
-                ev.findings.append(finding)
+        ev = evaluate_with_advice(board, claims)
         bad += 0 if ev.legal else 1
         if args.json:
             print(json.dumps(evaluation_json(pos.source, ev)), flush=True)
@@ -166,14 +164,11 @@ def cmd_mines(args: argparse.Namespace) -> int:
     """1873 mine production from a JSON description of a mining company's mines."""
     with open(args.file, encoding="utf-8") as fh:
         data = json.load(fh)
-    mines = [MineState(id=str(m.get("id", i)), connected=bool(m.get("connected", False)),
-                       machine=int(m.get("machine", 1)), switcher=int(m.get("switcher", 0)),
-                       machine_revenue=tuple(m["machine_revenue"]),
-                       switcher_revenue=tuple(m.get("switcher_revenue", ())))
-             for i, m in enumerate(data.get("mines", []))]
+    mines = data.get("mines", [])
     public = bool(data.get("public_company", len(mines) > 1))
-    result = production(mines, public=public, harzer_werke=bool(data.get("harzer_werke", False)),
-                        hw_bonus=int(data.get("hw_bonus", 50)))
+    result = rulesets.get("1873").mine_production(  # type: ignore[attr-defined]
+        mines, public=public, harzer_werke=bool(data.get("harzer_werke", False)),
+        hw_bonus=int(data.get("hw_bonus", 50)))
     if args.json:
         print(json.dumps({"revenue": result.revenue, "bonus": result.bonus, "per_mine": result.per_mine,
                           "switchers": result.switchers}))
@@ -193,9 +188,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     """Audit recorded runs: legality, revenue by the rules, the optimum and the gap."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from server.audit_html import render
-    from server.audit_run import default_workers, expand_paths, iter_items, make_executor, run_audit
-    from server.audit_summary import print_summary, read_lines, summarise
+    from server.commandline.audit_html import render
+    from server.commandline.audit_run import default_workers, expand_paths, iter_items, make_executor, run_audit
+    from server.commandline.audit_summary import print_summary, read_lines, summarise
 
     console = Console(stderr=True)
     files = expand_paths(args.paths)
@@ -212,7 +207,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         progress.update(task, completed=min(total, len(read_lines(out)) if out.exists() else 0))
         with make_executor(workers, args.dask, args.dask_scheduler) as executor:
             written = run_audit(iter_items(files), out, executor, time_limit_s=args.time_limit,
-                                objective=OBJECTIVES[args.objective] or "REVENUE_ONLY",
+                                objective=OBJECTIVES[args.objective] or Objective.REVENUE_ONLY,
                                 on_line=lambda _line: progress.advance(task))
     seconds = time.perf_counter() - t0
     lines = read_lines(out)
@@ -226,27 +221,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 1 if summary.errors.get("disagreement") else 0
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    from server.app import create_server, default_address
-
-    host, port = default_address()
-    server, bound = create_server(args.host or host, args.port if args.port is not None else port)
-    print(f"routemax listening on {args.host or host}:{bound}", flush=True)
-    try:
-        server.wait_for_termination()
-    except KeyboardInterrupt:
-        server.stop(grace=1.0)
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="routemax", description="Legal maximum train routes for 18xx games.")
     sub = p.add_subparsers(dest="command")
 
-    s = sub.add_parser("serve", help="run the gRPC service")
-    s.add_argument("--host", default=None, help="listen address (default 127.0.0.1, or $ROUTEMAX_HOST)")
-    s.add_argument("--port", type=int, default=None, help="port (default 50051, or $ROUTEMAX_PORT)")
-    s.set_defaults(func=cmd_serve)
+    add_serve_arguments(sub.add_parser("serve", help="run the gRPC service"))  # run by server.main
 
     for name, func, helptext in (("solve", cmd_solve, "find the maximum revenue routes"),
                                  ("evaluate", cmd_evaluate, "judge a route set (default: the recorded one)")):
@@ -297,6 +276,3 @@ def main(argv: list[str] | None = None) -> int:
         if args.command not in ("serve", "audit") and not getattr(args, "json", False):
             print(f"({time.perf_counter() - t0:.2f} s)", file=sys.stderr)
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solver.board import Board
-from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, read_claim
-from solver.h1873.context import harzbahn
-from solver.h1873.rules import RunRoute, route_findings, run_findings, run_revenue, token_status
-from solver.route_rules import Finding
+from solver.claims import read_claim
+from solver.results import ClaimedRoute, Evaluation, Finding, PricedRoute
+from solver.rulesets.r_1873.extras import HarzbahnRun
+from solver.rulesets.r_1873.rules import RunRoute, route_findings, run_findings, run_revenue, token_status
+from solver.rulesets.r_1873.view import harzbahn
 
 
-def evaluate_1873(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
+def evaluate_run(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
     """Every rule the run breaks, the revenue by the rules, maintenance, net revenue and token status."""
     ctx = harzbahn(board)
     supers = ctx.super_of()
@@ -32,7 +33,7 @@ def evaluate_1873(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
     priced = [PricedRoute(r.train, list(r.nodes), list(r.legs), v, sum(v)) for r, v in zip(routes, values)]
     revenue = sum(p.revenue for p in priced)
     qlb = ctx.qlb_bonus if ctx.is_qlb else 0
-    details = {"maintenance": ctx.maintenance, "qlb_bonus": qlb, "net_revenue": revenue - ctx.maintenance + qlb,
-               "routes_serviced": len(routes), "token_status": token_status(board, ctx, routes)}
+    extras = HarzbahnRun(routes_serviced=len(routes), maintenance=ctx.maintenance, qlb_bonus=qlb,
+                         net_revenue=revenue - ctx.maintenance + qlb, token_status=token_status(board, ctx, routes))
     legal = not any(f.hard for f in findings)
-    return Evaluation(legal=legal, revenue=revenue, routes=priced, findings=findings, details=details)
+    return Evaluation(legal=legal, revenue=revenue, routes=priced, findings=findings, extras=extras)

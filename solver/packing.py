@@ -1,0 +1,166 @@
+"""Packing candidate routes onto trains: train classes, the no-shared-track constraint, a greedy
+packing for a lower bound, bound-based pruning and the CP-SAT packing model of the generic rules.
+
+Identical trains form one class with a count, so the model has no train symmetry.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Hashable, Iterable
+
+from ortools.sat.python import cp_model
+
+from solver.board import Board, Train
+from solver.candidates import Candidate
+from solver.claims import TrainIds, claim_of
+from solver.cpsat import is_solution, run_cpsat
+from solver.results import ClaimedRoute, SolveOptions, Status
+
+Choice = tuple[int, int]  # (candidate index, train class index)
+
+
+def train_classes(trains: list[Train]) -> tuple[list[Train], list[list[Train]]]:
+    """Group interchangeable trains: one representative per class, and the members of each."""
+    groups: dict[tuple, list[Train]] = defaultdict(list)
+    for t in trains:
+        groups[t.spec_key()].append(t)
+    members = list(groups.values())
+    return [m[0] for m in members], members
+
+
+TrackUse = tuple[Hashable, Iterable[int], cp_model.IntVar]  # (track group, track bits, route literal)
+
+
+def forbid_shared_track(model: cp_model.CpModel, uses: Iterable[TrackUse]) -> None:
+    """No track is used twice within a group: for each (group, track bit), at most one of the
+    literals whose route occupies that bit. `uses` gives (group, bits, literal) per route option."""
+    by_bit: dict[tuple[Hashable, int], list[cp_model.IntVar]] = defaultdict(list)
+    for group, bits, lit in uses:
+        for bit in bits:
+            by_bit[(group, bit)].append(lit)
+    seen: set[tuple[int, ...]] = set()
+    for lits in by_bit.values():
+        if len(lits) < 2:
+            continue
+        key = tuple(v.index for v in lits)
+        if key in seen:
+            continue
+        seen.add(key)
+        model.add_at_most_one(lits)
+
+
+def stop_bound(board: Board, train: Train) -> int:
+    """A weak but valid upper bound on one train's route revenue: its best-paying stops."""
+    values = sorted((max(n.revenue_by_train.get(train.name, 0), n.revenue * train.multiplier *
+                         max([r.multiplier for r in train.rows] or [1]))
+                     for n in board.nodes.values() if n.kind != "junction"), reverse=True)
+    if train.unit in ("stops", "stops_by_type") and train.distance < len(values):
+        free = sum(1 for n in board.nodes.values() if n.visit_cost == 0)
+        return sum(values[: train.distance + free])
+    return sum(values)
+
+
+def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline: float,
+         hint: list[Choice], groups: list[str]) -> tuple[Status, list[Choice], int, dict[str, float]]:
+    """Solve the packing; returns status (UNKNOWN: no solution in time), chosen choices, bound, stats."""
+    model = cp_model.CpModel()
+    xs: dict[Choice, cp_model.IntVar] = {}
+    by_class: dict[int, list[cp_model.IntVar]] = defaultdict(list)
+    weights: list[int] = []
+    for r, cand in enumerate(cands):
+        for ci, stops in cand.revenue.items():
+            x = model.new_bool_var(f"x{r}_{ci}")
+            xs[(r, ci)] = x
+            by_class[ci].append(x)
+            weights.append(sum(stops))
+        for group in {groups[ci] for ci in cand.revenue}:  # a route runs once per track group
+            same = [xs[(r, ci)] for ci in cand.revenue if groups[ci] == group]
+            if len(same) > 1:
+                model.add_at_most_one(same)
+    for ci, vs in by_class.items():
+        model.add(sum(vs) <= counts[ci])
+    forbid_shared_track(model, ((groups[ci], cands[r].bits, x) for (r, ci), x in xs.items()))
+    model.maximize(cp_model.LinearExpr.weighted_sum(list(xs.values()), weights))
+    for pair in hint:
+        model.add_hint(xs[pair], 1)
+    solver, code = run_cpsat(model, deadline, opts.workers)
+    stats = {"variables": float(len(xs)), "cpsat_wall_ms": solver.wall_time * 1000.0}
+    if not is_solution(code):
+        return Status.UNKNOWN, hint, -1, stats
+    chosen = [pair for pair, x in xs.items() if solver.value(x)]
+    status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
+    return status, chosen, int(solver.best_objective_bound + 1e-6), stats
+
+
+def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts: int = 12,
+           deadline: float | None = None) -> list[Choice]:
+    """A quick legal packing: best-paying candidates first, restarted from each of the best
+    few candidates forced in first; the best of these runs."""
+    order = sorted(((sum(st), r, ci) for r, c in enumerate(cands) for ci, st in c.revenue.items()), reverse=True)
+    need = sum(counts)
+
+    def run(first: tuple[int, int, int] | None) -> tuple[int, list[Choice]]:
+        left = list(counts)
+        used_mask: dict[str, int] = defaultdict(int)
+        used_r: set[tuple[int, str]] = set()
+        out, total = [], 0
+        seq = ([first] if first else []) + order
+        for v, r, ci in seq:
+            g = groups[ci]
+            if left[ci] and (r, g) not in used_r and not cands[r].mask & used_mask[g]:
+                out.append((r, ci))
+                total += v
+                left[ci] -= 1
+                used_r.add((r, g))
+                used_mask[g] |= cands[r].mask
+                if len(out) == need:
+                    break
+        return total, out
+
+    best = run(None)
+    for first in order[1:starts]:
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        best = max(best, run(first), key=lambda x: x[0])
+    return best[1]
+
+
+def prune(cands: list[Candidate], counts: list[int], lower: int,
+          keep: list[Choice]) -> tuple[list[Candidate], list[Choice], int]:
+    """Drop (route, class) options that cannot beat the known lower bound: even paired with the
+    best routes of every other train (conflicts ignored) they earn no more than `lower`. Also
+    returns that conflict-free upper bound on the whole packing."""
+    tops: dict[int, list[int]] = defaultdict(list)
+    for c in cands:
+        for ci, st in c.revenue.items():
+            tops[ci].append(sum(st))
+    for ci in tops:
+        tops[ci] = sorted(tops[ci], reverse=True)[: counts[ci]]
+    upper = sum(sum(t) for t in tops.values())
+    kept_pairs = set(keep)
+    out: list[Candidate] = []
+    new_keep: list[Choice] = []
+    for r, c in enumerate(cands):
+        rev = {}
+        for ci, st in c.revenue.items():
+            v, t = sum(st), tops[ci]
+            ub = upper - t[-1] + v if len(t) == counts[ci] and v < t[-1] else upper
+            if ub > lower or (r, ci) in kept_pairs:
+                rev[ci] = st
+                if (r, ci) in kept_pairs:
+                    new_keep.append((len(out), ci))
+        if rev:
+            out.append(Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue=rev, bits=c.bits))
+    return out, new_keep, upper
+
+
+def claims_of_choice(cands: list[Candidate], chosen: list[Choice], members: list[list[Train]]) -> list[ClaimedRoute]:
+    """The chosen routes as claims with train ids, best-paying first within a class, in train order."""
+    ids = TrainIds([[t.id for t in m] for m in members])
+    claims = [claim_of(ids.next(ci), cands[r].nodes, cands[r].legs)
+              for r, ci in sorted(chosen, key=lambda p: (p[1], -sum(cands[p[0]].revenue[p[1]])))]
+    order = {t.id: i for i, t in enumerate(t for m in members for t in m)}
+    claims.sort(key=lambda c: order[c.train])
+    return claims

@@ -1,0 +1,121 @@
+"""The types every ruleset returns and every caller reads: claimed and priced routes, findings,
+evaluations, solve options and solve results.
+
+Rulesets add their own typed extras (`RunExtras` subclasses) rather than untyped dictionaries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from solver.legs import Leg
+
+
+class Status(StrEnum):
+    """How good an answer is: proven best, legal but maybe not best, none exists, or none found in time."""
+
+    OPTIMAL = "OPTIMAL"
+    FEASIBLE = "FEASIBLE"
+    INFEASIBLE = "INFEASIBLE"
+    UNKNOWN = "UNKNOWN"
+
+
+class Objective(StrEnum):
+    """What a solve maximises where a ruleset knows more than one reading (1873's service rule)."""
+
+    RULEBOOK = "RULEBOOK"
+    REVENUE_ONLY = "REVENUE_ONLY"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One broken rule: a machine-readable code, a sentence, and the route it concerns (-1: the set).
+
+    `hard=False` marks an advisory finding that does not make a run illegal."""
+
+    code: str
+    message: str
+    route: int = -1
+    hard: bool = True
+
+    def as_dict(self) -> dict[str, object]:
+        return {"code": self.code, "message": self.message, "route": self.route, "hard": self.hard}
+
+
+@dataclass
+class ClaimedRoute:
+    """A route as a client states it: the train, its stops, and per leg the path ids (or the hexes)."""
+
+    train: str
+    nodes: list[str]
+    legs: list[list[str]] = field(default_factory=list)
+    connections: list[list[str]] = field(default_factory=list)
+
+
+@dataclass
+class PricedRoute:
+    """A judged route with the revenue of each stop and its total."""
+
+    train: str
+    nodes: list[str]
+    legs: list[Leg]
+    stop_revenues: list[int]
+    revenue: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """The route as JSON-ready data in the snapshot's id scheme."""
+        return {"train": self.train, "nodes": self.nodes, "legs": [list(leg.paths) for leg in self.legs],
+                "hexes": [list(leg.hexes) for leg in self.legs], "stop_revenues": self.stop_revenues,
+                "revenue": self.revenue}
+
+
+@dataclass
+class RunExtras:
+    """A ruleset's typed additions to an evaluation or a solve (base: none)."""
+
+    ruleset: ClassVar[str] = ""  # the ruleset whose extras these are
+
+    def as_dict(self) -> dict[str, Any]:
+        """The extras as JSON-ready data (keys are the field names)."""
+        return asdict(self)
+
+
+@dataclass
+class Evaluation:
+    """The verdict on a claimed route set: legal or not, the revenue the rules give, every finding."""
+
+    legal: bool
+    revenue: int
+    routes: list[PricedRoute]
+    findings: list[Finding]
+    extras: RunExtras | None = None
+
+    @property
+    def hard_findings(self) -> list[Finding]:
+        return [f for f in self.findings if f.hard]
+
+
+@dataclass
+class SolveOptions:
+    """How long to search, with how many CP-SAT workers, and under which objective."""
+
+    time_limit_s: float = 10.0
+    workers: int = 1
+    candidate_cap: int = 2_000_000
+    objective: Objective | None = None  # None: the ruleset's default
+
+
+@dataclass
+class SolveResult:
+    """The optimiser's answer: revenue, status, an upper bound, the routes and the work done."""
+
+    revenue: int
+    status: Status
+    bound: int
+    routes: list[PricedRoute]
+    stats: dict[str, float] = field(default_factory=dict)
+    evaluation: Evaluation | None = None
+    extras: RunExtras | None = None
+    reason: str = ""  # why there is no answer (INFEASIBLE), when the ruleset can say

@@ -1,0 +1,30 @@
+"""The `1839` ruleset as the registry sees it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solver.board import Board
+from solver.results import ClaimedRoute, Evaluation, SolveOptions, SolveResult
+from solver.rulesets.base import Ruleset
+from solver.rulesets.r_1839.evaluator import evaluate_run
+from solver.rulesets.r_1839.solve import solve_run
+from solver.rulesets.r_1839.view import prepare_1839
+
+
+class Rules1839(Ruleset):
+    name = "1839"
+    description = ("1839: locations count once per company (exchange markers once per train), + and D "
+                   "trains, FLOOD trains, foreign off-boards, private powers as options.")
+    train_kinds = ("n+ (counts cities, pays all)", "nD (counts and pays cities, off-boards pay, x2)",
+                   "FLOOD (every location reached)")
+    flood_trains = True
+
+    def prepare(self, board: Board) -> Board:
+        return prepare_1839(board)
+
+    def evaluate(self, board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
+        return evaluate_run(board, claims)
+
+    def solve(self, board: Board, opts: SolveOptions) -> SolveResult:
+        return solve_run(board, opts)

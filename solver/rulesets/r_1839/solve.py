@@ -1,0 +1,82 @@
+"""The 1839 optimiser: candidate routes, then a CP-SAT packing (`model`) whose objective counts each
+revenue location once per company, and the evaluator's check of the answer."""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from solver.board import Board
+from solver.budget import Budget
+from solver.candidates import build_leg_graph, enumerate_routes, mask_bits
+from solver.claims import TrainIds, claim_of
+from solver.cpsat import is_solution, run_cpsat
+from solver.packing import train_classes
+from solver.recheck import recheck
+from solver.results import SolveOptions, SolveResult, Status
+from solver.route_rules import train_findings
+from solver.rulesets.r_1839.evaluator import evaluate_run
+from solver.rulesets.r_1839.extras import ForeignIncome
+from solver.rulesets.r_1839.model import Candidate1839, Model1839
+from solver.rulesets.r_1839.rules import (
+    flood_reach,
+    flood_trains,
+    is_location,
+    location_bonus,
+    route_pay,
+    same_country_finding,
+)
+from solver.rulesets.r_1839.view import prepare_1839
+from solver.train_rules import stop_revenue
+
+
+def solve_run(board: Board, opts: SolveOptions) -> SolveResult:
+    """The best legal 1839 run, checked by the 1839 evaluator."""
+    budget = Budget.starting_now(opts.time_limit_s)
+    prepared = prepare_1839(board)
+    runners = [t for t in prepared.trains if t.unit != "flood"]
+    reps, members = train_classes(runners)
+    cands, complete = _candidates(prepared, reps, opts.candidate_cap, budget.until("enumerate"))
+    stats = {"candidates": float(len(cands)), "classes": float(len(reps)), "enumerate_ms": budget.elapsed_ms()}
+    reach = flood_reach(prepared) if flood_trains(prepared) else set()
+    model = Model1839(prepared, cands, [len(m) for m in members], reach)
+    solver, code = run_cpsat(model.model, budget.deadline, opts.workers)
+    stats["solve_ms"] = budget.elapsed_ms()
+    if not is_solution(code):
+        return SolveResult(revenue=0, status=Status.UNKNOWN, bound=model.upper, routes=[], stats=stats)
+    ids = TrainIds([[t.id for t in m] for m in members])
+    claims = [claim_of(ids.next(ci), cands[r].nodes, cands[r].legs) for r, ci in model.chosen(solver)]
+    evaluation = evaluate_run(board, claims)
+    recheck(board, evaluation, int(round(solver.objective_value)), "1839 optimiser")
+    status = Status.OPTIMAL if code == cp_model.OPTIMAL and complete else Status.FEASIBLE
+    bound = evaluation.revenue if status == Status.OPTIMAL else max(evaluation.revenue,
+                                                                     int(solver.best_objective_bound))
+    if not complete:  # candidates are missing: only a bound over every location holds
+        bound = max(bound, _location_bound(prepared, runners) + model.constant)
+    extras = evaluation.extras if isinstance(evaluation.extras, ForeignIncome) else None
+    return SolveResult(revenue=evaluation.revenue, status=status, bound=bound, routes=evaluation.routes,
+                       stats=stats, evaluation=evaluation, extras=extras)
+
+
+def _candidates(board: Board, reps: list, cap: int, deadline: float) -> tuple[list[Candidate1839], bool]:
+    """Every legal route shape with what each train class earns at its stops (before counting once)."""
+    graph = build_leg_graph(board)
+    shapes, complete = enumerate_routes(board, graph, reps, cap, deadline)
+    cands = []
+    for nodes, legs, mask, crossings, cost, token in shapes:
+        if same_country_finding(board, nodes):
+            continue
+        stops = [board.nodes[n] for n in nodes]
+        pays = {ci: route_pay(board, t, nodes) for ci, t in enumerate(reps)
+                if not train_findings(t, stops, crossings, cost, token)}
+        if pays:
+            cands.append(Candidate1839(nodes=nodes, legs=legs, bits=tuple(mask_bits(mask)), pays=pays))
+    return cands, complete
+
+
+def _location_bound(board: Board, runners: list) -> int:
+    """Every location at the best value any train earns there (times the trains at the company's
+    exchange marker), with the location bonus: no run earns more."""
+    bonus = location_bonus(board)
+    return sum(max(stop_revenue(n, t) for t in runners) * (len(board.trains)
+               if n.exchange_owner == board.company else 1) + bonus
+               for n in board.nodes.values() if is_location(n) and runners)
