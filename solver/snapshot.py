@@ -121,7 +121,7 @@ def board_from_snapshot(snap: dict[str, Any]) -> Board:
         phase=(snap.get("phase") or {}).get("name", ""), layout=snap.get("layout", "pointy"),
         company_tokens=[(t.get("hex", ""), t.get("node", "")) for t in company.get("tokens", [])],
         source=source,
-        extra={**{k: snap[k] for k in ("h1873", "super_trains") if k in snap},
+        extra={**{k: snap[k] for k in ("h1873", "super_trains", "axes") if k in snap},
                "company_home": company.get("home") or []},
     )
     validate_board(board)
