@@ -1,19 +1,45 @@
-"""Running CP-SAT: one place that sets up the solver for a deadline and a worker count."""
+"""Running CP-SAT: one place that sets up the solver and stops it at the deadline or on cancel.
+
+CP-SAT's own time limit is not trusted on big models, so a watcher thread calls `stop_search`
+when the deadline passes or the cancel token is set; CP-SAT never takes over SIGINT.
+"""
 
 from __future__ import annotations
 
+import threading
 import time
 
 from ortools.sat.python import cp_model
 
+from solver.cancel import CancelToken
 
-def run_cpsat(model: cp_model.CpModel, deadline: float, workers: int) -> tuple[cp_model.CpSolver, int]:
-    """Solve `model` until `deadline` (time.monotonic) with `workers` search workers; the solver
-    (for values and bounds) and its status code."""
+
+def run_cpsat(model: cp_model.CpModel, deadline: float, workers: int,
+              cancel: CancelToken | None = None) -> tuple[cp_model.CpSolver, int]:
+    """Solve `model` until `deadline` (time.monotonic) with `workers` search workers, or until
+    `cancel` is set; the solver (for values and bounds) and its status code."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.001, deadline - time.monotonic())
     solver.parameters.num_workers = max(1, workers)
-    code = solver.solve(model)
+    solver.parameters.catch_sigint_signal = False
+    wake = threading.Event()
+    finished = threading.Event()
+    unregister = cancel.on_cancel(wake.set) if cancel is not None else (lambda: None)
+
+    def watch() -> None:
+        wake.wait(max(0.0, deadline - time.monotonic()))
+        if not finished.is_set():
+            solver.stop_search()
+
+    watcher = threading.Thread(target=watch, name="cpsat-deadline", daemon=True)
+    watcher.start()
+    try:
+        code = solver.solve(model)
+    finally:
+        finished.set()
+        wake.set()
+        unregister()
+        watcher.join()
     return solver, code
 
 

@@ -85,7 +85,7 @@ def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline
     model.maximize(cp_model.LinearExpr.weighted_sum(list(xs.values()), weights))
     for pair in hint:
         model.add_hint(xs[pair], 1)
-    solver, code = run_cpsat(model, deadline, opts.workers)
+    solver, code = run_cpsat(model, deadline, opts.workers, opts.cancel)
     stats = {"variables": float(len(xs)), "cpsat_wall_ms": solver.wall_time * 1000.0}
     if not is_solution(code):
         return Status.UNKNOWN, hint, -1, stats

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from solver.cancel import CancelToken
 from solver.legs import Leg
 
 
@@ -105,6 +106,7 @@ class SolveOptions:
     workers: int = 1
     candidate_cap: int = 2_000_000
     objective: Objective | None = None  # None: the ruleset's default
+    cancel: CancelToken | None = None  # set it to stop the solve early (best answer so far)
 
 
 @dataclass

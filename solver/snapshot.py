@@ -68,6 +68,8 @@ def _node(raw: dict[str, Any], hex_id: str) -> Node:
 
 def _train(raw: dict[str, Any], index: int) -> Train:
     unit = raw.get("distance_unit", "stops")
+    if "distance" not in raw and unit != "flood":
+        raise BoardError(f"trains[{index}].distance", "missing: how far the train runs")
     dist = raw.get("distance", 0)
     rows: tuple[DistanceRow, ...] = ()
     if isinstance(dist, list):

@@ -42,7 +42,7 @@ def test_solve_jsonl_reports_a_malformed_line_and_goes_on(tmp_path: Path, capsys
     bad = tmp_path / "mixed.jsonl.gz"
     with gzip.open(bad, "wt") as fh:
         fh.write(lines[0] + "{broken\n" + lines[1] + lines[2])
-    assert main(["solve", str(bad), "--json"]) == 1
+    assert main(["solve", str(bad), "--json"]) == 3  # bad input (documented exit codes)
     out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(out) == 4
     assert out[1]["source"].endswith("mixed.jsonl.gz:2") and "not valid JSON" in out[1]["error"]
@@ -64,7 +64,7 @@ def test_evaluate_recorded_and_claimed_routes(tmp_path: Path, capsys) -> None:
     other = next(t["id"] for t in snap["trains"] if t["id"] != route["train"])
     claims = tmp_path / "routes.json"
     claims.write_text(json.dumps([route, {**route, "train": other}]))
-    assert main(["evaluate", "--routes", str(claims), "--json"]) == 2
+    assert main(["evaluate", "--routes", str(claims), "--json"]) == 1  # a negative answer: illegal
     bad = json.loads(capsys.readouterr().out)
     assert bad["legal"] is False
     assert "SHARED_TRACK" in {f["code"] for f in bad["findings"]}

@@ -1,4 +1,8 @@
-"""The `routemax` command line: solve, evaluate, mines and audit (`serve` is dispatched by `server.main`)."""
+"""The `routemax` command line: solve, evaluate, mines and audit (`serve` is dispatched by `server.main`).
+
+Results go to standard output; errors (one line each), progress and timings to standard error.
+Exit codes: `server.commandline.exits`. Heavy modules (OR-Tools) load only when a command runs.
+"""
 
 from __future__ import annotations
 
@@ -7,41 +11,77 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.table import Table
-
+from server.commandline import inputs
+from server.commandline.exits import EXIT_CODES_HELP, CliError, Exit
+from server.commandline.interrupt import Interrupted, run_interruptible
 from server.serve_args import add_serve_arguments
-from solver import rulesets
-from solver.claims import claims_from_recorded
-from solver.errors import BoardError, EvaluatorDisagreement
-from solver.evaluator import evaluate_with_advice
 from solver.examples import EXAMPLES, example_path
-from solver.optimiser import solve
-from solver.results import ClaimedRoute, Evaluation, Objective, PricedRoute, RunExtras, SolveOptions, SolveResult
-from solver.snapshot import Position, board_from_snapshot, read_positions
 
-OBJECTIVES = {"default": None, "rulebook": Objective.RULEBOOK, "revenue-only": Objective.REVENUE_ONLY}
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from solver.board import Board
+    from solver.results import Evaluation, PricedRoute, RunExtras, SolveResult
+
+OBJECTIVES = {"default": None, "rulebook": "RULEBOOK", "revenue-only": "REVENUE_ONLY"}
+DEFAULT_TIME_LIMIT_S = 10.0
 
 
-def _positions(file: str | None, example: str | None, position: int | None) -> Iterator[Position]:
-    path = example_path(example or "default") if file is None else Path(file)
-    for i, pos in enumerate(read_positions(path)):
-        if position is None or i == position:
-            yield pos
+def version() -> str:
+    """The installed package's version (or that of the source tree)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("routemax")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _console(stderr: bool = False) -> Console:
+    """A rich console; when not a terminal, wide enough that tables never wrap titles."""
+    from rich.console import Console
+
+    probe = Console(stderr=stderr)
+    return probe if probe.is_terminal else Console(stderr=stderr, width=200)
+
+
+def _file_of(args: argparse.Namespace) -> Path:
+    return example_path(args.example or "default") if args.file is None else Path(args.file)
+
+
+def _board(raw: dict[str, Any], source: str) -> Board:
+    from solver.errors import BoardError
+    from solver.snapshot import board_from_snapshot
+
+    try:
+        return board_from_snapshot(raw)
+    except BoardError as exc:
+        raise CliError(Exit.BAD_INPUT, f"{source}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise CliError(Exit.BAD_INPUT, f"{source}: malformed snapshot ({exc!r})") from None
+
+
+def _run_details(extras: RunExtras | None) -> dict[str, Any]:
+    """A ruleset's typed extras (the 1873 run summary, 1839 foreign income), when it gives them."""
+    return extras.as_dict() if extras is not None else {}
 
 
 def solve_json(source: str, raw: dict[str, Any], result: SolveResult) -> dict[str, Any]:
+    """One solved position as JSON: the answer, its routes in snapshot ids, and the work done."""
     out: dict[str, Any] = {
         "source": source, "revenue": result.revenue, "status": result.status, "bound": result.bound,
         "solve_ms": round(result.stats.get("solve_ms", 0.0), 3),
+        "stats": {k: round(v, 3) for k, v in result.stats.items()},
         "routes": [r.as_dict() for r in result.routes],
     }
-    if "recorded" in raw:
-        out["recorded_revenue"] = raw["recorded"].get("routes_revenue")
+    recorded = raw.get("recorded")
+    if isinstance(recorded, dict):
+        out["recorded_revenue"] = recorded.get("routes_revenue")
     if "plain_revenue" in raw:
         out["plain_revenue"] = raw["plain_revenue"]
     out.update(_run_details(result.extras))
@@ -50,30 +90,28 @@ def solve_json(source: str, raw: dict[str, Any], result: SolveResult) -> dict[st
     return out
 
 
-def _run_details(extras: RunExtras | None) -> dict[str, Any]:
-    """A ruleset's typed extras (the 1873 run summary, 1839 foreign income), when it gives them."""
-    return extras.as_dict() if extras is not None else {}
-
-
 def _routes_table(title: str, routes: list[PricedRoute]) -> Table:
+    from rich.table import Table
+
     table = Table(title=title)
+    table.add_column("#", justify="right")
     table.add_column("train")
     table.add_column("stops (revenue)")
     table.add_column("revenue", justify="right")
-    for r in routes:
+    for i, r in enumerate(routes, start=1):
         stops = " - ".join(f"{n} ({v})" for n, v in zip(r.nodes, r.stop_revenues))
-        table.add_row(r.train, stops, str(r.revenue))
+        table.add_row(str(i), r.train, stops, str(r.revenue))
     return table
 
 
 def _print_solve(console: Console, source: str, raw: dict[str, Any], result: SolveResult) -> None:
-    company = raw.get("company", {}).get("id", "?")
-    title = raw.get("source", {}).get("title", "")
+    company = (raw.get("company") or {}).get("id", "?")
+    title = (raw.get("source") or {}).get("title", "")
     console.print(_routes_table(f"{title} {source}: {company}", result.routes))
-    line = f"revenue [bold]{result.revenue}[/bold]  status {result.status}  bound {result.bound}  " \
-           f"{result.stats.get('solve_ms', 0.0):.1f} ms"
-    if "recorded" in raw:
-        line += f"  (recorded {raw['recorded'].get('routes_revenue')})"
+    line = f"revenue [bold]{result.revenue}[/bold]  status {result.status}  bound {result.bound}"
+    recorded = raw.get("recorded")
+    if isinstance(recorded, dict):
+        line += f"  (recorded {recorded.get('routes_revenue')})"
     console.print(line)
     d = _run_details(result.extras)
     if "net_revenue" in d:
@@ -85,51 +123,62 @@ def _print_solve(console: Console, source: str, raw: dict[str, Any], result: Sol
         console.print("foreign income: " + ", ".join(f"{k} {v}" for k, v in d["foreign_income"].items()))
 
 
+def _solve_one(board: Board, args: argparse.Namespace) -> SolveResult:
+    """Solve under Ctrl-C protection: an interrupt stops the search and raises with the best answer."""
+    from solver.optimiser import solve
+    from solver.results import Objective, SolveOptions
+
+    objective = OBJECTIVES[args.objective]
+    return run_interruptible(lambda token: solve(board, SolveOptions(
+        time_limit_s=args.time_limit, objective=Objective(objective) if objective else None, cancel=token)))
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
-    console = Console(stderr=args.json)
+    from solver.errors import EvaluatorDisagreement
+
+    out = _console()
+    err = _console(stderr=True)
     counts: Counter[str] = Counter()
-    for pos in _positions(args.file, args.example, args.position):
+    path = _file_of(args)
+    for pos in inputs.positions(path, args.position):
         counts["positions"] += 1
-        if pos.raw is None:
+        try:
+            raw = inputs.snapshot_object(pos)
+            board = _board(raw, pos.source)
+        except CliError as exc:  # one bad position of a file: say so and go on with the next
             counts["errors"] += 1
-            _emit_error(args, console, pos.source, pos.error or "unreadable")
+            _position_error(args, pos.source, exc.message)
             continue
         try:
-            board = board_from_snapshot(pos.raw)
-            result = solve(board, SolveOptions(time_limit_s=args.time_limit, objective=OBJECTIVES[args.objective]))
-        except BoardError as exc:
-            counts["unsupported" if exc.field == "ruleset" else "errors"] += 1
-            _emit_error(args, console, pos.source, str(exc))
-            continue
+            result = _solve_one(board, args)
         except EvaluatorDisagreement as exc:
-            counts["disagreements"] += 1
-            _emit_error(args, console, pos.source, f"INTERNAL: {exc}")
-            continue
-        counts[result.status] += 1
-        if pos.raw.get("plain_revenue") is False:
-            counts["non_plain"] += 1
-        if args.json:
-            print(json.dumps(solve_json(pos.source, pos.raw, result)), flush=True)
-        else:
-            _print_solve(console, pos.source, pos.raw, result)
+            raise CliError(Exit.INTERNAL, f"{pos.source}: optimiser and evaluator disagree: {exc}") from None
+        except Interrupted as stop:
+            if stop.partial is not None:
+                _show_solve(args, out, pos.source, raw, stop.partial)  # type: ignore[arg-type]
+            raise
+        counts[str(result.status)] += 1
+        _show_solve(args, out, pos.source, raw, result)
     if counts["positions"] > 1 or not args.json:
-        console.print("summary: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    return 1 if counts["errors"] or counts["disagreements"] or counts["UNKNOWN"] else 0
+        err.print("summary: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    return Exit.BAD_INPUT if counts["errors"] else Exit.OK
 
 
-def _emit_error(args: argparse.Namespace, console: Console, source: str, message: str) -> None:
+def _position_error(args: argparse.Namespace, source: str, message: str) -> None:
+    """A position that cannot be read: a JSON error object in --json mode, else one line on stderr."""
     if args.json:
-        print(json.dumps({"source": source, "error": message}), flush=True)
+        print(json.dumps({"source": source, "error": message.removeprefix(f"{source}: ")}), flush=True)
     else:
-        console.print(f"[red]{source}: {message}[/red]")
+        print(f"routemax: {message}", file=sys.stderr)
 
 
-def _read_claims(path: str) -> list[ClaimedRoute]:
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
-    if isinstance(data, dict):
-        data = data.get("routes", [])
-    return claims_from_recorded({"routes": data})
+def _show_solve(args: argparse.Namespace, out: Console, source: str, raw: dict[str, Any],
+                result: SolveResult) -> None:
+    if args.json:
+        print(json.dumps(solve_json(source, raw, result)), flush=True)
+    else:
+        _print_solve(out, source, raw, result)
+        _console(stderr=True).print(f"solved in {result.stats.get('solve_ms', 0.0):.1f} ms")
 
 
 def evaluation_json(source: str, ev: Evaluation) -> dict[str, Any]:
@@ -138,50 +187,74 @@ def evaluation_json(source: str, ev: Evaluation) -> dict[str, Any]:
             "routes": [r.as_dict() for r in ev.routes], **_run_details(ev.extras)}
 
 
+def _finding_line(f: Any, ev: Evaluation) -> str:
+    """A finding for people: which route (numbered from 1 as in the table, with its train) or the set."""
+    if f.route >= 0:
+        train = ev.routes[f.route].train if f.route < len(ev.routes) else "?"
+        where = f"route {f.route + 1} (train {train})"
+    else:
+        where = "the route set"
+    kind = "" if f.hard else " (advisory)"
+    return f"  {where}: {f.code}{kind}: {f.message}"
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    console = Console()
-    bad = 0
-    for pos in _positions(args.file, args.example, args.position):
-        if pos.raw is None:
-            console.print(f"[red]{pos.source}: {pos.error}[/red]")
-            bad += 1
-            continue
-        board = board_from_snapshot(pos.raw)
-        claims = _read_claims(args.routes) if args.routes else claims_from_recorded(pos.raw.get("recorded", {}))
-        ev = evaluate_with_advice(board, claims)
-        bad += 0 if ev.legal else 1
+    from solver.evaluator import evaluate_with_advice
+
+    out = _console()
+    illegal = 0
+    path = _file_of(args)
+    claims_file = inputs.routes_file(Path(args.routes)) if args.routes else None
+    for pos in inputs.positions(path, args.position):
+        raw = inputs.snapshot_object(pos)
+        board = _board(raw, pos.source)
+        claims = claims_file if claims_file is not None else inputs.recorded_routes(raw, pos.source)
+        ev = run_interruptible(lambda _token, b=board, c=claims: evaluate_with_advice(b, c))
+        illegal += 0 if ev.legal else 1
         if args.json:
             print(json.dumps(evaluation_json(pos.source, ev)), flush=True)
             continue
-        console.print(_routes_table(f"{pos.source}: claimed routes", ev.routes))
-        console.print(f"legal: {'yes' if ev.legal else '[red]no[/red]'}   revenue by the rules: {ev.revenue}")
+        out.print(_routes_table(f"{pos.source}: claimed routes", ev.routes))
+        if ev.legal:
+            out.print(f"legal: yes   revenue by the rules: [bold]{ev.revenue}[/bold]")
+        else:
+            hard = len(ev.hard_findings)
+            out.print(f"legal: [red]no[/red] ({hard} rule{'s' if hard != 1 else ''} broken)   the stops of these "
+                      f"routes would pay {ev.revenue} if the set were legal; an illegal set earns nothing")
         for f in ev.findings:
-            console.print(f"  {f.code}: {f.message}")
-    return 0 if bad == 0 else 2
+            out.print(_finding_line(f, ev), markup=False)
+    return Exit.NEGATIVE if illegal else Exit.OK
 
 
 def cmd_mines(args: argparse.Namespace) -> int:
     """1873 mine production from a JSON description of a mining company's mines."""
-    with open(args.file, encoding="utf-8") as fh:
-        data = json.load(fh)
-    mines = data.get("mines", [])
-    public = bool(data.get("public_company", len(mines) > 1))
-    result = rulesets.get("1873").mine_production(  # type: ignore[attr-defined]
-        mines, public=public, harzer_werke=bool(data.get("harzer_werke", False)),
-        hw_bonus=int(data.get("hw_bonus", 50)))
+    from rich.table import Table
+
+    from solver import rulesets
+    from solver.errors import BoardError
+
+    path = Path(args.file)
+    data = inputs.mines_file(path)
+    mines = data["mines"]
+    public = data.get("public_company", len(mines) > 1)
+    try:
+        result = rulesets.get("1873").mine_production(  # type: ignore[attr-defined]
+            mines, public=public, harzer_werke=data.get("harzer_werke", False), hw_bonus=data.get("hw_bonus", 50))
+    except BoardError as exc:
+        raise CliError(Exit.BAD_INPUT, f"{path}: {exc}") from None
     if args.json:
         print(json.dumps({"revenue": result.revenue, "bonus": result.bonus, "per_mine": result.per_mine,
                           "switchers": result.switchers}))
-        return 0
+        return Exit.OK
     table = Table(title="mine production")
     for col in ("mine", "switcher", "revenue"):
         table.add_column(col)
     for mine_id, rev in result.per_mine.items():
         table.add_row(mine_id, str(result.switchers.get(mine_id, 0) or "-"), str(rev))
-    console = Console()
-    console.print(table)
-    console.print(f"bonus {result.bonus}  total [bold]{result.revenue}[/bold]")
-    return 0
+    out = _console()
+    out.print(table)
+    out.print(f"bonus {result.bonus}  total [bold]{result.revenue}[/bold]")
+    return Exit.OK
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -192,68 +265,102 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from server.commandline.audit_run import default_workers, expand_paths, iter_items, make_executor, run_audit
     from server.commandline.audit_summary import print_summary, read_lines, summarise
 
-    console = Console(stderr=True)
+    err = _console(stderr=True)
     files = expand_paths(args.paths)
+    missing = [str(f) for f in files if not f.exists()]
+    if missing:
+        raise CliError(Exit.BAD_INPUT, f"{missing[0]}: no such file or folder")
     if not files:
-        console.print("[red]no snapshot files found[/red]")
-        return 2
+        raise CliError(Exit.BAD_INPUT, f"{' '.join(args.paths)}: no snapshot files (.json, .jsonl, .jsonl.gz) found")
+    if (args.dask or args.dask_scheduler) and not _has_dask():
+        raise CliError(Exit.USAGE, "--dask needs Dask: pip install 'routemax[dask]'")
     out = Path(args.out)
     total = sum(1 for _ in iter_items(files))
     workers = args.workers or default_workers()
     t0 = time.perf_counter()
     columns = (TextColumn("auditing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
+    objective = OBJECTIVES[args.objective] or "REVENUE_ONLY"
+    with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("audit", total=total)
         progress.update(task, completed=min(total, len(read_lines(out)) if out.exists() else 0))
         with make_executor(workers, args.dask, args.dask_scheduler) as executor:
-            written = run_audit(iter_items(files), out, executor, time_limit_s=args.time_limit,
-                                objective=OBJECTIVES[args.objective] or Objective.REVENUE_ONLY,
+            written = run_audit(iter_items(files), out, executor, time_limit_s=args.time_limit, objective=objective,
                                 on_line=lambda _line: progress.advance(task))
     seconds = time.perf_counter() - t0
     lines = read_lines(out)
     summary = summarise(lines)
-    print_summary(summary, Console())
-    console.print(f"{written} positions audited in {seconds:.1f} s ({written / max(seconds, 1e-9):.1f} per second), "
-                  f"{len(lines)} in {out}")
+    print_summary(summary, _console())
+    err.print(f"{written} positions audited in {seconds:.1f} s ({written / max(seconds, 1e-9):.1f} per second), "
+              f"{len(lines)} in {out}")
     if args.html:
         Path(args.html).write_text(render(summary, lines), encoding="utf-8")
-        console.print(f"report: {args.html}")
-    return 1 if summary.errors.get("disagreement") else 0
+        err.print(f"report: {args.html}")
+    if summary.errors.get("disagreement"):
+        return Exit.INTERNAL
+    if args.fail_on_illegal and summary.total.illegal:
+        return Exit.NEGATIVE
+    return Exit.OK
+
+
+def _has_dask() -> bool:
+    from importlib.util import find_spec
+
+    return find_spec("dask") is not None and find_spec("distributed") is not None
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise CliError(Exit.USAGE, f"{self.prog}: {message}")
+
+
+def _time_limit_arg(text: str) -> float:
+    try:
+        return inputs.time_limit(text)
+    except CliError as exc:
+        raise argparse.ArgumentTypeError(exc.message.removeprefix("--time-limit: ")) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="routemax", description="Legal maximum train routes for 18xx games.")
-    sub = p.add_subparsers(dest="command")
-
-    add_serve_arguments(sub.add_parser("serve", help="run the gRPC service"))  # run by server.main
+    p = _Parser(prog="routemax", description="Legal maximum train routes for 18xx games.", epilog=EXIT_CODES_HELP)
+    p.add_argument("--version", action="version", version=f"routemax {version()}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    add_serve_arguments(sub.add_parser("serve", help="run the gRPC service", epilog=EXIT_CODES_HELP))
 
     for name, func, helptext in (("solve", cmd_solve, "find the maximum revenue routes"),
                                  ("evaluate", cmd_evaluate, "judge a route set (default: the recorded one)")):
-        c = sub.add_parser(name, help=helptext)
+        c = sub.add_parser(name, help=helptext, epilog=EXIT_CODES_HELP)
         c.add_argument("file", nargs="?", help="snapshot .json or .jsonl.gz (default: the built-in example)")
         c.add_argument("--example", choices=sorted(EXAMPLES), help="use a built-in example board")
         c.add_argument("--position", type=int, default=None, help="only the N-th position (0-based) of the file")
         c.add_argument("--json", action="store_true", help="one JSON object per position")
         c.set_defaults(func=func)
         if name == "solve":
-            c.add_argument("--time-limit", type=float, default=10.0, help="seconds per position (default 10)")
+            c.add_argument("--time-limit", type=_time_limit_arg, default=DEFAULT_TIME_LIMIT_S,
+                           help=f"seconds per position, above 0 (default {DEFAULT_TIME_LIMIT_S:g})")
             c.add_argument("--objective", choices=sorted(OBJECTIVES), default="default",
                            help="1873: rulebook (most routes, then revenue; the default) or revenue-only")
         else:
-            c.add_argument("--routes", help="JSON file: a list of {train, nodes, legs} (snapshot ids)")
-    a = sub.add_parser("audit", help="audit recorded runs: legal? revenue by the rules? money left on the table?")
+            c.add_argument("--routes", help="JSON file: a list of {train, nodes, legs} (snapshot ids), "
+                                            "or {\"routes\": [...]}")
+    a = sub.add_parser("audit", help="audit recorded runs: legal? revenue by the rules? money left on the table?",
+                       epilog=EXIT_CODES_HELP)
     a.add_argument("paths", nargs="+", help="snapshot files (.json, .jsonl.gz), folders or globs")
     a.add_argument("--out", required=True, help="JSON lines output; re-running with it skips positions done")
     a.add_argument("--workers", type=int, default=0, help="local worker processes (default: all cores)")
-    a.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster")
+    a.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster (pip install 'routemax[dask]')")
     a.add_argument("--dask-scheduler", default=None, help="run on the Dask cluster at this scheduler address")
     a.add_argument("--html", default=None, help="also write a self-contained HTML report")
-    a.add_argument("--time-limit", type=float, default=10.0, help="seconds per position (default 10)")
+    a.add_argument("--time-limit", type=_time_limit_arg, default=DEFAULT_TIME_LIMIT_S,
+                   help=f"seconds per position, above 0 (default {DEFAULT_TIME_LIMIT_S:g})")
     a.add_argument("--objective", choices=sorted(OBJECTIVES), default="revenue-only",
                    help="1873 objective of the optimum (default revenue-only; the service rule is checked apart)")
+    a.add_argument("--fail-on-illegal", action="store_true", help="exit 1 when any recorded run is illegal")
     a.set_defaults(func=cmd_audit)
 
-    m = sub.add_parser("mines", help="1873 mine production of a mining company (JSON: mines, public_company)")
+    m = sub.add_parser("mines", help="1873 mine production of a mining company (JSON: mines, public_company)",
+                       epilog=EXIT_CODES_HELP)
     m.add_argument("file", help='JSON: {"public_company": true, "harzer_werke": false, "mines": [{"id", "connected", '
                                 '"machine", "switcher", "machine_revenue", "switcher_revenue"}]}')
     m.add_argument("--json", action="store_true")
@@ -262,17 +369,32 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["solve", *(argv or [])])
+    """Run one command; its exit code. Errors are one line on standard error, never a traceback."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     t0 = time.perf_counter()
     try:
-        return args.func(args)
-    except (BoardError, OSError) as exc:
-        print(f"routemax: {exc}", file=sys.stderr)
-        return 2
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            args = parser.parse_args(["solve", *argv])
+        if args.command == "serve":
+            raise CliError(Exit.USAGE, "routemax serve: run it as `routemax serve` (server.main)")
+        return int(args.func(args))
+    except CliError as exc:
+        print(f"routemax: {exc.message}", file=sys.stderr)
+        return exc.code
+    except Interrupted:
+        print("routemax: interrupted", file=sys.stderr)
+        return Exit.INTERRUPTED
+    except KeyboardInterrupt:
+        print("routemax: interrupted", file=sys.stderr)
+        return Exit.INTERRUPTED
+    except BrokenPipeError:
+        return Exit.OK
+    except Exception as exc:  # a bug: still one line, with the exit code that says so
+        print(f"routemax: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return Exit.INTERNAL
     finally:
-        if args.command not in ("serve", "audit") and not getattr(args, "json", False):
+        if argv[:1] not in (["audit"], ["mines"]) and "--json" not in argv and "--help" not in argv \
+                and "-h" not in argv and "--version" not in argv:
             print(f"({time.perf_counter() - t0:.2f} s)", file=sys.stderr)
-

@@ -39,7 +39,7 @@ def solve_run(board: Board, opts: SolveOptions) -> SolveResult:
     stats = {"candidates": float(len(cands)), "classes": float(len(reps)), "enumerate_ms": budget.elapsed_ms()}
     reach = flood_reach(prepared) if flood_trains(prepared) else set()
     model = Model1839(prepared, cands, [len(m) for m in members], reach)
-    solver, code = run_cpsat(model.model, budget.deadline, opts.workers)
+    solver, code = run_cpsat(model.model, budget.deadline, opts.workers, opts.cancel)
     stats["solve_ms"] = budget.elapsed_ms()
     if not is_solution(code):
         return SolveResult(revenue=0, status=Status.UNKNOWN, bound=model.upper, routes=[], stats=stats)

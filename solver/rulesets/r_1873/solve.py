@@ -41,7 +41,7 @@ def solve_run(board: Board, opts: SolveOptions) -> SolveResult:
     extras = HarzbahnRun(objective=objective)
     if model.infeasible_reason:
         return _no_run(Status.INFEASIBLE, model.infeasible_reason, 0, stats, budget, extras)
-    status, chosen, bound_obj, rounds = _solve_with_cuts(board, ctx, model, budget.deadline, opts.workers)
+    status, chosen, bound_obj, rounds = _solve_with_cuts(board, ctx, model, budget.deadline, opts)
     stats["rounds"] = float(rounds)
     if status == "INFEASIBLE":
         return _no_run(Status.INFEASIBLE, "no legal run exists", 0, stats, budget, extras)
@@ -85,7 +85,7 @@ def _run_routes(model: Model1873, chosen: Chosen) -> list[RunRoute]:
 
 
 def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: float,
-                     workers: int) -> tuple[str, Chosen | None, int | None, int]:
+                     opts: SolveOptions) -> tuple[str, Chosen | None, int | None, int]:
     """Solve; add cuts for broken train networks, and for a selection the model credits with more
     than its best route order earns; solve again. Returns the chosen routes in their best order;
     when time runs out, the best legal run seen so far (or None)."""
@@ -93,7 +93,7 @@ def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: fl
     best_score = -1
     exact = True
     for rnd in range(1, MAX_ROUNDS + 1):
-        solver, code = run_cpsat(model.model, max(deadline, time.monotonic() + 0.01), workers)
+        solver, code = run_cpsat(model.model, max(deadline, time.monotonic() + 0.01), opts.workers, opts.cancel)
         if code == cp_model.INFEASIBLE:
             return "INFEASIBLE", None, None, rnd
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -117,7 +117,7 @@ def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: fl
             if score > best_score:  # legal, only credited too much: keep it in case time runs out
                 best, best_score = ordered, score
             model.cap_revenue(chosen, value)
-        if time.monotonic() > deadline:
+        if time.monotonic() > deadline or (opts.cancel is not None and opts.cancel.cancelled):
             return "UNKNOWN", best, None, rnd
     return "UNKNOWN", best, None, MAX_ROUNDS
 

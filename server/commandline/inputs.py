@@ -1,0 +1,144 @@
+"""Reading the command line's inputs strictly: snapshot files and positions, route files, mine
+files and time limits. Every problem is a `CliError` naming the file, the line or position, the
+field and what is wrong."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from server.commandline.exits import CliError, Exit
+from solver.results import ClaimedRoute
+from solver.snapshot import Position, read_positions
+
+
+def time_limit(text: str) -> float:
+    """A time limit in seconds: a finite number above 0 (the service's rule too)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise CliError(Exit.USAGE, f"--time-limit: {text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise CliError(Exit.USAGE, f"--time-limit: must be a number of seconds above 0, got {text}")
+    return value
+
+
+def positions(path: Path, position: int | None) -> Iterator[Position]:
+    """The positions of a snapshot file, or only the N-th (0-based); errors name the file and line."""
+    if position is not None and position < 0:
+        raise CliError(Exit.USAGE, f"--position: must be 0 or more, got {position}")
+    if not path.exists():
+        raise CliError(Exit.BAD_INPUT, f"{path}: no such file")
+    if path.is_dir():
+        raise CliError(Exit.BAD_INPUT, f"{path}: is a folder, not a snapshot file")
+    count = 0
+    try:
+        for i, pos in enumerate(read_positions(path)):
+            count += 1
+            if position is None or i == position:
+                yield pos
+    except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise CliError(Exit.BAD_INPUT, f"{path}: unreadable or truncated after {count} positions ({exc})") from None
+    except UnicodeDecodeError:
+        raise CliError(Exit.BAD_INPUT, f"{path}: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise CliError(Exit.BAD_INPUT, f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise CliError(Exit.BAD_INPUT, f"{path}: JSON nested too deeply") from None
+    if position is not None and position >= count:
+        raise CliError(Exit.USAGE, f"--position {position}: {path} has {count} position(s), numbered from 0")
+
+
+def snapshot_object(pos: Position) -> dict[str, Any]:
+    """The snapshot of a position as a JSON object, or a CliError naming where it is broken."""
+    if pos.raw is None:
+        raise CliError(Exit.BAD_INPUT, f"{pos.source}: {pos.error or 'unreadable'}")
+    if not isinstance(pos.raw, dict):
+        raise CliError(Exit.BAD_INPUT, f"{pos.source}: a snapshot is a JSON object, got {type(pos.raw).__name__}")
+    return pos.raw
+
+
+def _load_json(path: Path, what: str) -> Any:
+    if not path.exists():
+        raise CliError(Exit.BAD_INPUT, f"{path}: no such file")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise CliError(Exit.BAD_INPUT, f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(Exit.BAD_INPUT, f"{path}: unreadable {what} file ({exc})") from None
+    except RecursionError:
+        raise CliError(Exit.BAD_INPUT, f"{path}: JSON nested too deeply") from None
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{where}: must be a list of strings")
+    return list(value)
+
+
+def claimed_route(raw: Any, where: str) -> ClaimedRoute:
+    """One claimed route `{train, nodes, legs | connections}` (snapshot ids); ValueError names the field."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: a route is an object with train, nodes and legs")
+    train = raw.get("train")
+    if not isinstance(train, str) or not train:
+        raise ValueError(f"{where}.train: missing or not a train id")
+    nodes = _strings(raw.get("nodes"), f"{where}.nodes")
+    if not nodes:
+        raise ValueError(f"{where}.nodes: a route needs its stops")
+    legs = raw.get("legs", [])
+    connections = raw.get("connections", [])
+    if not isinstance(legs, list) or not isinstance(connections, list):
+        raise ValueError(f"{where}.legs: must be a list of path-id lists")
+    return ClaimedRoute(train=train, nodes=nodes,
+                        legs=[_strings(leg, f"{where}.legs[{i}]") for i, leg in enumerate(legs)],
+                        connections=[_strings(c, f"{where}.connections[{i}]") for i, c in enumerate(connections)])
+
+
+def routes_file(path: Path) -> list[ClaimedRoute]:
+    """A route set: a JSON list of routes, or an object with `routes` (a snapshot's `recorded` block)."""
+    data = _load_json(path, "routes")
+    if isinstance(data, dict):
+        if "routes" not in data:
+            raise CliError(Exit.BAD_INPUT, f"{path}: routes: missing (give a list of routes or {{\"routes\": [...]}})")
+        data = data["routes"]
+    if not isinstance(data, list):
+        raise CliError(Exit.BAD_INPUT, f"{path}: routes: must be a list of routes")
+    try:
+        return [claimed_route(r, f"routes[{i}]") for i, r in enumerate(data)]
+    except ValueError as exc:
+        raise CliError(Exit.BAD_INPUT, f"{path}: {exc}") from None
+
+
+def recorded_routes(raw: dict[str, Any], source: str) -> list[ClaimedRoute]:
+    """The snapshot's recorded routes as claims; a position nobody ran (`recorded: null`) has none to judge."""
+    recorded = raw.get("recorded")
+    if recorded is None:
+        raise CliError(Exit.BAD_INPUT, f"{source}: recorded: null (nobody ran this position); give --routes")
+    if not isinstance(recorded, dict) or not isinstance(recorded.get("routes", []), list):
+        raise CliError(Exit.BAD_INPUT, f"{source}: recorded.routes: must be a list of routes")
+    try:
+        return [claimed_route(r, f"recorded.routes[{i}]") for i, r in enumerate(recorded.get("routes", []))]
+    except ValueError as exc:
+        raise CliError(Exit.BAD_INPUT, f"{source}: {exc}") from None
+
+
+def mines_file(path: Path) -> dict[str, Any]:
+    """The mines description of `routemax mines`: an object with a `mines` list."""
+    data = _load_json(path, "mines")
+    if not isinstance(data, dict):
+        raise CliError(Exit.BAD_INPUT, f"{path}: must be a JSON object with a mines list")
+    if not isinstance(data.get("mines"), list):
+        raise CliError(Exit.BAD_INPUT, f"{path}: mines: missing or not a list")
+    for key in ("public_company", "harzer_werke"):
+        if key in data and not isinstance(data[key], bool):
+            raise CliError(Exit.BAD_INPUT, f"{path}: {key}: must be true or false")
+    if "hw_bonus" in data and (isinstance(data["hw_bonus"], bool) or not isinstance(data["hw_bonus"], int)):
+        raise CliError(Exit.BAD_INPUT, f"{path}: hw_bonus: must be a whole number")
+    return data
