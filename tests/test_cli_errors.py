@@ -6,7 +6,6 @@ Exit codes: 0 ok, 1 negative answer, 2 usage, 3 bad input, 4 internal error, 130
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import signal
