@@ -12,8 +12,10 @@ from typing import Any
 
 from solver.board import Board
 from solver.legs import REUSED_TRACK, Leg, leg_from_paths, walk_legs
+from solver.modifiers.apply import settle_priced
+from solver.modifiers.model import BonusLine
+from solver.modifiers.route_value import route_value
 from solver.route_rules import Finding, check_route, shared_track, track_group
-from solver.train_rules import route_stop_revenues
 
 
 @dataclass
@@ -32,13 +34,14 @@ class PricedRoute:
     nodes: list[str]
     legs: list[Leg]
     stop_revenues: list[int]
-    revenue: int
+    revenue: int  # the stops plus every bonus line
+    bonuses: list[BonusLine] = field(default_factory=list)  # modifiers' bonuses, one line each
 
     def as_dict(self) -> dict[str, Any]:
         """The route as JSON-ready data in the snapshot's id scheme."""
         return {"train": self.train, "nodes": self.nodes, "legs": [list(leg.paths) for leg in self.legs],
                 "hexes": [list(leg.hexes) for leg in self.legs], "stop_revenues": self.stop_revenues,
-                "revenue": self.revenue}
+                "bonuses": [b.as_dict() for b in self.bonuses], "revenue": self.revenue}
 
 
 @dataclass
@@ -134,11 +137,13 @@ def evaluate_standard(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluatio
         groups.append(track_group(board, train))
         findings.extend(check_route(board, train, claim.nodes, legs, i))
         legs_by_route.append(legs)
-        stops = route_stop_revenues(board, train, claim.nodes)
-        priced.append(PricedRoute(claim.train, list(claim.nodes), legs, stops, sum(stops)))
+        value = route_value(board, train, claim.nodes)
+        priced.append(PricedRoute(claim.train, list(claim.nodes), legs, value.stop_revenues, value.total,
+                                  value.bonuses))
     findings.extend(shared_track(legs_by_route, groups))
+    total, details = settle_priced(board, priced, findings)  # modifiers' run rules
     legal = not any(f.hard for f in findings)
-    return Evaluation(legal=legal, revenue=sum(r.revenue for r in priced), routes=priced, findings=findings)
+    return Evaluation(legal=legal, revenue=total, routes=priced, findings=findings, details=details)
 
 
 def claims_from_recorded(recorded: dict) -> list[ClaimedRoute]:
