@@ -19,6 +19,8 @@ from solver.candidates import Candidate, build_leg_graph, candidate_routes
 from solver.errors import EvaluatorDisagreement
 from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, evaluate
 from solver.gcpause import gc_paused
+from solver.modifiers.packing_terms import RunTerms, modifier_bound, run_terms
+from solver.modifiers.run_terms import order_for_awards
 from solver.route_rules import track_group
 
 OPTIMAL = "OPTIMAL"
@@ -67,8 +69,17 @@ def _stop_bound(board: Board, train: Train) -> int:
     return sum(values)
 
 
+def run_value(cands: list[Candidate], chosen: list[tuple[int, int]], terms: RunTerms | None = None) -> int | None:
+    """The value of chosen (candidate, class) options: their sum, with the modifiers' run rules
+    when there are any (None: the run breaks a RequiredRoute)."""
+    if terms is None:
+        return sum(sum(cands[r].revenue[ci]) for r, ci in chosen)
+    return terms.value(cands, chosen)
+
+
 def _pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline: float,
-          hint: list[tuple[int, int]], groups: list[str]) -> tuple[str, list[tuple[int, int]], int, dict[str, float]]:
+          hint: list[tuple[int, int]], groups: list[str],
+          terms: RunTerms | None = None) -> tuple[str, list[tuple[int, int]], int, dict[str, float]]:
     """Solve the packing; returns status, chosen (candidate, class) pairs, bound, stats."""
     model = cp_model.CpModel()
     xs: dict[tuple[int, int], cp_model.IntVar] = {}
@@ -97,7 +108,9 @@ def _pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadlin
             continue
         seen.add(key)
         model.AddAtMostOne(lits)
-    model.Maximize(cp_model.LinearExpr.WeightedSum(list(xs.values()), weights))
+    extra = terms.add_to_model(model, xs, cands) if terms is not None else []  # modifiers' run rules
+    model.Maximize(cp_model.LinearExpr.WeightedSum(list(xs.values()) + [v for _, v in extra],
+                                                   weights + [c for c, _ in extra]))
     for pair in hint:
         model.AddHint(xs[pair], 1)
     solver = cp_model.CpSolver()
@@ -113,11 +126,13 @@ def _pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadlin
 
 
 def _greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts: int = 12,
-            deadline: float | None = None) -> list[tuple[int, int]]:
+            deadline: float | None = None, terms: RunTerms | None = None) -> list[tuple[int, int]]:
     """A quick legal packing: best-paying candidates first, restarted from each of the best
-    few candidates forced in first; the best of these runs."""
+    few candidates forced in first; the best of these runs (valued with the run rules)."""
     order = sorted(((sum(st), r, ci) for r, c in enumerate(cands) for ci, st in c.revenue.items()), reverse=True)
     need = sum(counts)
+    if terms is not None and terms.route_cap is not None:
+        need = min(need, terms.route_cap)
 
     def run(first: tuple[int, int, int] | None) -> tuple[int, list[tuple[int, int]]]:
         left = list(counts)
@@ -135,37 +150,43 @@ def _greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts
                 used_mask[g] |= cands[r].mask
                 if len(out) == need:
                     break
+        if terms is not None:
+            value = terms.value(cands, out)
+            return (-1, []) if value is None else (value, out)
         return total, out
 
     best = run(None)
-    for first in order[1:starts]:
+    firsts = order[1:starts] + (terms.seeds(order, cands, starts) if terms is not None else [])
+    for first in firsts:
         if deadline is not None and time.monotonic() > deadline:
             break
         best = max(best, run(first), key=lambda x: x[0])
-    return best[1]
+    return best[1] if best[0] >= 0 else []
 
 
-def _prune(cands: list[Candidate], counts: list[int], lower: int,
-           keep: list[tuple[int, int]]) -> tuple[list[Candidate], list[tuple[int, int]], int]:
+def _prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[tuple[int, int]],
+           terms: RunTerms | None = None) -> tuple[list[Candidate], list[tuple[int, int]], int]:
     """Drop (route, class) options that cannot beat the known lower bound: even paired with the
-    best routes of every other train (conflicts ignored) they earn no more than `lower`. Also
-    returns that conflict-free upper bound on the whole packing."""
+    best routes of every other train (conflicts ignored, the largest run bonuses added) they earn
+    no more than `lower`; a route a RequiredRoute accepts is always kept. Also returns that
+    conflict-free upper bound on the whole packing."""
     tops: dict[int, list[int]] = defaultdict(list)
     for c in cands:
         for ci, st in c.revenue.items():
             tops[ci].append(sum(st))
     for ci in tops:
         tops[ci] = sorted(tops[ci], reverse=True)[: counts[ci]]
-    upper = sum(sum(t) for t in tops.values())
+    upper = sum(sum(t) for t in tops.values()) + (terms.upper_extra(cands) if terms is not None else 0)
     kept_pairs = set(keep)
     out: list[Candidate] = []
     new_keep: list[tuple[int, int]] = []
     for r, c in enumerate(cands):
         rev = {}
+        required = terms is not None and terms.qualifies(c)
         for ci, st in c.revenue.items():
             v, t = sum(st), tops[ci]
             ub = upper - t[-1] + v if len(t) == counts[ci] and v < t[-1] else upper
-            if ub > lower or (r, ci) in kept_pairs:
+            if ub > lower or (r, ci) in kept_pairs or required:
                 rev[ci] = st
                 if (r, ci) in kept_pairs:
                     new_keep.append((len(out), ci))
@@ -206,9 +227,10 @@ def _solve_standard(board: Board, opts: SolveOptions) -> SolveResult:
     stats: dict[str, float] = {"candidates": float(len(cands)), "classes": float(len(reps)),
                                "enumerate_ms": (t1 - t0) * 1000.0}
     groups = [track_group(board, t) for t in reps]
-    greedy = _greedy(cands, counts, groups, deadline=deadline - 0.1 * opts.time_limit_s)
-    lower = sum(sum(cands[r].revenue[ci]) for r, ci in greedy)
-    cands, greedy, upper = _prune(cands, counts, lower, greedy)
+    terms = run_terms(board)  # the modifiers' run rules (None without any)
+    greedy = _greedy(cands, counts, groups, deadline=deadline - 0.1 * opts.time_limit_s, terms=terms)
+    lower = run_value(cands, greedy, terms) or 0
+    cands, greedy, upper = _prune(cands, counts, lower, greedy, terms)
     stats["after_prune"] = float(len(cands))
     # building the packing model costs time per candidate; without that time, keep the greedy packing
     no_time = time.monotonic() + len(cands) * BUILD_SECONDS_PER_CANDIDATE > deadline - 0.05 * opts.time_limit_s
@@ -222,19 +244,22 @@ def _solve_standard(board: Board, opts: SolveOptions) -> SolveResult:
     elif no_time:
         status, chosen, bound = FEASIBLE, greedy, -1
     else:
-        status, chosen, bound, pstats = _pack(cands, counts, opts, deadline, greedy, groups)
+        status, chosen, bound, pstats = _pack(cands, counts, opts, deadline, greedy, groups, terms)
         stats.update(pstats)
         if status == "UNKNOWN":
             status, chosen, bound = FEASIBLE, greedy, -1
     if not exhaustive:
         status = FEASIBLE
-    best = sum(sum(cands[r].revenue[ci]) for r, ci in chosen)
+    best = run_value(cands, chosen, terms) or 0
     if not exhaustive:  # some routes were never seen: only a bound over every stop holds
-        bound = max(best, sum(_stop_bound(board, t) for t in board.trains))
+        bound = max(best, sum(_stop_bound(board, t) for t in board.trains) + modifier_bound(board))
     elif bound < best:  # every route was seen: the conflict-free packing bound holds
         bound = max(best, upper)
     stats["solve_ms"] = (time.monotonic() - t0) * 1000.0
     claims = _claims(cands, chosen, members)
+    if board.modifiers:  # an award to the last route goes to the route with the largest bonus
+        claims = [claims[i] for i in order_for_awards(board.modifiers,
+                                                      [[board.nodes[n].hex for n in c.nodes] for c in claims])]
     evaluation = evaluate(board, claims)
     if not evaluation.legal or evaluation.revenue != best:
         raise EvaluatorDisagreement(
