@@ -6,6 +6,7 @@ import json
 
 from routemax.v1 import routemax_pb2 as pb
 from server.convert_1873 import apply_extension, extension_from_board, summary
+from server.convert_modifiers import bonus_line_to_proto, modifier_to_proto, modifiers_from_proto, run_lines
 from solver.board import UNLIMITED, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
 from solver.errors import BoardError
 from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute
@@ -108,6 +109,7 @@ def board_from_proto(msg: pb.Board) -> Board:
                                    ("classes_share_track", msg.options.classes_share_track)) if v},
         source={"title": msg.source.title, "fixture": msg.source.fixture, "action_id": msg.source.action_id}
         if msg.HasField("source") else {},
+        modifiers=modifiers_from_proto(msg.modifiers), revenue_model=msg.revenue_model,
     )
     try:
         if msg.HasField("h1873"):
@@ -145,7 +147,8 @@ def board_to_proto(board: Board) -> pb.Board:
     msg = pb.Board(ruleset=board.ruleset, layout=board.layout, phase=pb.Phase(name=board.phase),
                    company=pb.Company(id=board.company, type=board.company_type,
                                       tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]),
-                   options=pb.RulesOptions(**board.options))
+                   options=pb.RulesOptions(**board.options), revenue_model=board.revenue_model,
+                   modifiers=[modifier_to_proto(m) for m in board.modifiers])
     if board.ruleset == "1873":
         msg.h1873.CopyFrom(extension_from_board(board))
     if board.source:
@@ -206,7 +209,7 @@ def route_to_proto(route: PricedRoute) -> pb.Route:
         train=route.train, nodes=route.nodes,
         legs=[pb.Leg(paths=list(leg.paths), hexes=list(leg.hexes)) for leg in route.legs],
         stops=[pb.Stop(node=n, revenue=v) for n, v in zip(route.nodes, route.stop_revenues)],
-        revenue=route.revenue)
+        revenue=route.revenue, bonuses=[bonus_line_to_proto(b) for b in route.bonuses])
 
 
 def finding_to_proto(f: Finding) -> pb.Finding:
@@ -224,7 +227,8 @@ def solve_response(result: SolveResult) -> pb.SolveResponse:
                             train_classes=int(s.get("classes", 0))),
         reason=str(result.details.get("reason", "")),
         foreign_income=[pb.ForeignIncome(node=k, income=v)
-                        for k, v in result.details.get("foreign_income", {}).items()])
+                        for k, v in result.details.get("foreign_income", {}).items()],
+        run_lines=run_lines(result.evaluation.details if result.evaluation else {}))
     run = summary(result.details)
     if run is not None:
         resp.summary.CopyFrom(run)
@@ -235,7 +239,8 @@ def evaluate_response(ev: Evaluation) -> pb.EvaluateResponse:
     resp = pb.EvaluateResponse(legal=ev.legal, revenue=ev.revenue, routes=[route_to_proto(r) for r in ev.routes],
                                findings=[finding_to_proto(f) for f in ev.findings],
                                foreign_income=[pb.ForeignIncome(node=k, income=v)
-                                               for k, v in ev.details.get("foreign_income", {}).items()])
+                                               for k, v in ev.details.get("foreign_income", {}).items()],
+                               run_lines=run_lines(ev.details))
     run = summary(ev.details)
     if run is not None:
         resp.summary.CopyFrom(run)

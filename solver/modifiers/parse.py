@@ -68,7 +68,7 @@ def _hex_map(value: Any, where: str, allow_stop_revenue: bool) -> tuple[tuple[st
             out.append((hex_id, STOP_REVENUE))
         else:
             out.append((hex_id, _int(bonus, f"{where}.{hex_id}")))
-    return tuple(out)
+    return tuple(sorted(out))  # order carries no meaning: hits are taken in route order
 
 
 def _check_keys(raw: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
