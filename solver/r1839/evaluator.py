@@ -7,7 +7,15 @@ from collections.abc import Sequence
 from solver.board import Board
 from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, read_claim
 from solver.legs import Leg
-from solver.r1839.rules import flood_reach, flood_trains, foreign_income, prepare_1839, price_run, same_country_finding
+from solver.r1839.rules import (
+    flood_reach,
+    flood_trains,
+    foreign_income,
+    plus_route_finding,
+    prepare_1839,
+    price_run,
+    same_country_finding,
+)
 from solver.route_rules import Finding, check_route, shared_track
 
 
@@ -33,6 +41,9 @@ def evaluate_1839(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
         country = same_country_finding(board, claim.nodes, i)
         if country:
             findings.append(country)
+        plus = plus_route_finding(board, train, claim.nodes, i)
+        if plus:
+            findings.append(plus)
         legs_by_route.append(legs)
         runs.append((train, list(claim.nodes), legs))
     findings.extend(shared_track(legs_by_route))

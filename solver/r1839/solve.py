@@ -14,7 +14,15 @@ from solver.candidates import build_leg_graph, enumerate_routes, mask_bits
 from solver.errors import EvaluatorDisagreement
 from solver.evaluator import ClaimedRoute
 from solver.r1839.evaluator import evaluate_1839
-from solver.r1839.rules import flood_reach, flood_trains, is_location, prepare_1839, route_pay, same_country_finding
+from solver.r1839.rules import (
+    flood_reach,
+    flood_trains,
+    is_location,
+    plus_route_finding,
+    prepare_1839,
+    route_pay,
+    same_country_finding,
+)
 from solver.route_rules import train_findings
 from solver.train_rules import stop_revenue
 
@@ -37,7 +45,8 @@ def solve_1839(board: Board, opts) -> object:
             continue
         stops = [prepared.nodes[n] for n in nodes]
         pays = {ci: route_pay(prepared, t, nodes) for ci, t in enumerate(reps)
-                if not train_findings(t, stops, crossings, cost, token)}
+                if not train_findings(t, stops, crossings, cost, token)
+                and not plus_route_finding(prepared, t, nodes)}
         if pays:
             cands.append((nodes, legs, mask_bits(mask), pays))
     stats = {"candidates": float(len(cands)), "classes": float(len(reps)),
