@@ -13,15 +13,17 @@ REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("ROUTEMAX_CORPUS", REPO.parent / "shared" / "corpus"))
 
 
-def boards_by_title(plain_only: bool = True) -> dict[str, list[Board]]:
-    """Every corpus position, by title: plain ones only by default, and every 1873 position
-    (1873 is never plain: it has its own revenue rules, which routemax implements)."""
+SUPPORTED_MODELS = ("generic", "modifiers", "h1873")
+
+
+def boards_by_title(supported_only: bool = True) -> dict[str, list[Board]]:
+    """Every corpus position, by title: by default those whose `revenue_model` routemax prices
+    exactly (the generic rules, the modifiers, 1873's own rules)."""
     out: dict[str, list[Board]] = defaultdict(list)
     for path in sorted(CORPUS.glob("*/*.jsonl.gz")):
         for pos in read_positions(path):
             raw = pos.raw
-            is_1873 = raw is not None and raw["source"]["title"] == "Harzbahn 1873"
-            if raw is None or (plain_only and raw.get("plain_revenue") is not True and not is_1873):
+            if raw is None or (supported_only and raw.get("revenue_model") not in SUPPORTED_MODELS):
                 continue
             out[raw["source"]["title"]].append(board_from_snapshot(raw))
     return dict(out)

@@ -6,6 +6,7 @@ import json
 
 from routemax.v1 import routemax_pb2 as pb
 from server import extensions
+from server.convert_modifiers import bonus_line_to_proto, modifier_to_proto, modifiers_from_proto
 from solver.board import UNLIMITED, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
 from solver.errors import BoardError
 from solver.results import ClaimedRoute, Evaluation, Finding, Objective, PricedRoute, RunExtras, SolveResult, Status
@@ -107,6 +108,7 @@ def board_from_proto(msg: pb.Board) -> Board:
                                    ("classes_share_track", msg.options.classes_share_track)) if v},
         source={"title": msg.source.title, "fixture": msg.source.fixture, "action_id": msg.source.action_id}
         if msg.HasField("source") else {},
+        modifiers=modifiers_from_proto(msg.modifiers), revenue_model=msg.revenue_model,
     )
     try:
         for ext in extensions.with_board_field():
@@ -145,7 +147,8 @@ def board_to_proto(board: Board) -> pb.Board:
     msg = pb.Board(ruleset=board.ruleset, layout=board.layout, phase=pb.Phase(name=board.phase),
                    company=pb.Company(id=board.company, type=board.company_type,
                                       tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]),
-                   options=pb.RulesOptions(**board.options))
+                   options=pb.RulesOptions(**board.options), revenue_model=board.revenue_model,
+                   modifiers=[modifier_to_proto(m) for m in board.modifiers])
     ext = extensions.get(board.ruleset)
     if ext is not None:
         ext.board_to_proto(board, msg)
@@ -207,7 +210,7 @@ def route_to_proto(route: PricedRoute) -> pb.Route:
         train=route.train, nodes=route.nodes,
         legs=[pb.Leg(paths=list(leg.paths), hexes=list(leg.hexes)) for leg in route.legs],
         stops=[pb.Stop(node=n, revenue=v) for n, v in zip(route.nodes, route.stop_revenues)],
-        revenue=route.revenue)
+        revenue=route.revenue, bonuses=[bonus_line_to_proto(b) for b in route.bonuses])
 
 
 def finding_to_proto(f: Finding) -> pb.Finding:
@@ -223,14 +226,16 @@ def solve_response(result: SolveResult) -> pb.SolveResponse:
                             candidates=int(s.get("candidates", 0)),
                             candidates_after_prune=int(s.get("after_prune", 0)),
                             train_classes=int(s.get("classes", 0))),
-        reason=result.reason)
+        reason=result.reason,
+        run_lines=[bonus_line_to_proto(line) for line in (result.evaluation.run_lines if result.evaluation else [])])
     _fill_extras(result.extras, resp)
     return resp
 
 
 def evaluate_response(ev: Evaluation) -> pb.EvaluateResponse:
     resp = pb.EvaluateResponse(legal=ev.legal, revenue=ev.revenue, routes=[route_to_proto(r) for r in ev.routes],
-                               findings=[finding_to_proto(f) for f in ev.findings])
+                               findings=[finding_to_proto(f) for f in ev.findings],
+                               run_lines=[bonus_line_to_proto(line) for line in ev.run_lines])
     _fill_extras(ev.extras, resp)
     return resp
 

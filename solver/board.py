@@ -144,6 +144,8 @@ class Board:
     company_type: str = "corporation"  # or "minor"
     source: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)  # ruleset request options (1839 privates, ...)
+    modifiers: tuple = ()  # game-specific route rules as data (solver.modifiers.model)
+    revenue_model: str = ""  # the snapshot's `revenue_model` ("generic", "modifiers", ...), "" when not given
     extra: dict[str, Any] = field(default_factory=dict)
 
     def train(self, train_id: str) -> Train:

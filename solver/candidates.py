@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from solver.board import Board, Node, Train
 from solver.legs import Leg, PathIndex, walk_legs
+from solver.modifiers.candidate_values import candidate_pricer
 from solver.route_rules import train_findings
 from solver.train_rules import route_stop_revenues, stop_revenue, within_distance
 
@@ -181,6 +182,18 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     return out, True
 
 
+def reversed_legs(graph: LegGraph, legs: Sequence[Leg]) -> tuple[Leg, ...]:
+    """The legs of a route walked the other way, known to the graph (same track bits)."""
+    out = []
+    for leg in reversed(legs):
+        back = replace(leg, a=leg.b, b=leg.a, paths=leg.paths[::-1], hexes=leg.hexes[::-1],
+                       terminal_first=leg.terminal_last, terminal_last=leg.terminal_first)
+        graph.masks[id(back)] = graph.masks[id(leg)]
+        graph.bits[id(back)] = graph.bits[id(leg)]
+        out.append(back)
+    return tuple(out)
+
+
 def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
                      deadline: float | None = None, walk_deadline: float | None = None) -> tuple[list[Candidate], bool]:
     """Legal routes with their revenue per train class. The walk already obeys the shape rules
@@ -194,16 +207,26 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
         walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
     shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline)
+    pricer = candidate_pricer(board)  # the modifiers' route bonuses (None without modifiers)
+    keep_zero = pricer is not None and pricer.keep_zero
     for k, (nodes_, legs, mask, crossings, cost, token) in enumerate(shapes):
         if deadline is not None and k % 256 == 255 and time.monotonic() > deadline:
             complete = False
             break
         stops = [board.nodes[n] for n in nodes_]
         cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
+        back: Candidate | None = None  # the route walked the other way, where a bonus pays more so
         for ci, train in enumerate(classes):
             if train_findings(train, stops, crossings, cost, token):
                 continue
-            if plain[ci]:
+            priced = pricer.price(train, nodes_) if pricer is not None else None
+            if priced is not None:
+                revs, reverse = priced
+                if reverse:
+                    back = back or Candidate(nodes=nodes_[::-1], legs=reversed_legs(graph, legs), mask=mask)
+                    back.revenue[ci] = revs
+                    continue
+            elif plain[ci]:
                 table = node_rev[ci]
                 revs = [table[n] for n in nodes_]
             else:
@@ -212,10 +235,12 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                     cache[key] = route_stop_revenues(board, train, sorted(nodes_))
                 by_node = dict(zip(sorted(nodes_), cache[key]))
                 revs = [by_node[n] for n in nodes_]
-            if sum(revs) > 0:
+            if sum(revs) > 0 or keep_zero:
                 cand.revenue[ci] = revs
         if cand.revenue:
             cands.append(cand)
+        if back is not None:
+            cands.append(back)
     local_classes = [ci for ci, t in enumerate(classes) if t.local]
     for nid, node in board.nodes.items():
         if local_classes and node.kind == "city" and node.tokened_by_company:

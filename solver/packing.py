@@ -16,6 +16,7 @@ from solver.board import Board, Train
 from solver.candidates import Candidate
 from solver.claims import TrainIds, claim_of
 from solver.cpsat import is_solution, run_cpsat
+from solver.modifiers.packing_terms import RunTerms
 from solver.results import ClaimedRoute, SolveOptions, Status
 
 Choice = tuple[int, int]  # (candidate index, train class index)
@@ -62,9 +63,19 @@ def stop_bound(board: Board, train: Train) -> int:
     return sum(values)
 
 
+def run_value(cands: list[Candidate], chosen: list[Choice], terms: RunTerms | None = None) -> int | None:
+    """The value of chosen (candidate, class) options: their sum, with the modifiers' run rules
+    when there are any (None: the run breaks a RequiredRoute)."""
+    if terms is None:
+        return sum(sum(cands[r].revenue[ci]) for r, ci in chosen)
+    return terms.value(cands, chosen)
+
+
 def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline: float,
-         hint: list[Choice], groups: list[str]) -> tuple[Status, list[Choice], int, dict[str, float]]:
-    """Solve the packing; returns status (UNKNOWN: no solution in time), chosen choices, bound, stats."""
+         hint: list[Choice], groups: list[str],
+         terms: RunTerms | None = None) -> tuple[Status, list[Choice], int, dict[str, float]]:
+    """Solve the packing (with the modifiers' run terms, when given); returns status (UNKNOWN: no
+    solution in time), chosen choices, bound, stats."""
     model = cp_model.CpModel()
     xs: dict[Choice, cp_model.IntVar] = {}
     by_class: dict[int, list[cp_model.IntVar]] = defaultdict(list)
@@ -82,7 +93,9 @@ def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline
     for ci, vs in by_class.items():
         model.add(sum(vs) <= counts[ci])
     forbid_shared_track(model, ((groups[ci], cands[r].bits, x) for (r, ci), x in xs.items()))
-    model.maximize(cp_model.LinearExpr.weighted_sum(list(xs.values()), weights))
+    extra = terms.add_to_model(model, xs, cands) if terms is not None else []  # modifiers' run rules
+    model.maximize(cp_model.LinearExpr.weighted_sum(list(xs.values()) + [v for _, v in extra],
+                                                    weights + [c for c, _ in extra]))
     for pair in hint:
         model.add_hint(xs[pair], 1)
     solver, code = run_cpsat(model, deadline, opts.workers, opts.cancel)
@@ -95,11 +108,13 @@ def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline
 
 
 def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts: int = 12,
-           deadline: float | None = None) -> list[Choice]:
+           deadline: float | None = None, terms: RunTerms | None = None) -> list[Choice]:
     """A quick legal packing: best-paying candidates first, restarted from each of the best
-    few candidates forced in first; the best of these runs."""
+    few candidates forced in first; the best of these runs (valued with the run rules)."""
     order = sorted(((sum(st), r, ci) for r, c in enumerate(cands) for ci, st in c.revenue.items()), reverse=True)
     need = sum(counts)
+    if terms is not None and terms.route_cap is not None:
+        need = min(need, terms.route_cap)
 
     def run(first: tuple[int, int, int] | None) -> tuple[int, list[Choice]]:
         left = list(counts)
@@ -117,37 +132,43 @@ def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts:
                 used_mask[g] |= cands[r].mask
                 if len(out) == need:
                     break
+        if terms is not None:
+            value = terms.value(cands, out)
+            return (-1, []) if value is None else (value, out)
         return total, out
 
     best = run(None)
-    for first in order[1:starts]:
+    firsts = order[1:starts] + (terms.seeds(order, cands, starts) if terms is not None else [])
+    for first in firsts:
         if deadline is not None and time.monotonic() > deadline:
             break
         best = max(best, run(first), key=lambda x: x[0])
-    return best[1]
+    return best[1] if best[0] >= 0 else []
 
 
-def prune(cands: list[Candidate], counts: list[int], lower: int,
-          keep: list[Choice]) -> tuple[list[Candidate], list[Choice], int]:
+def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choice],
+          terms: RunTerms | None = None) -> tuple[list[Candidate], list[Choice], int]:
     """Drop (route, class) options that cannot beat the known lower bound: even paired with the
-    best routes of every other train (conflicts ignored) they earn no more than `lower`. Also
-    returns that conflict-free upper bound on the whole packing."""
+    best routes of every other train (conflicts ignored, the largest run bonuses added) they earn
+    no more than `lower`; a route a RequiredRoute accepts is always kept. Also returns that
+    conflict-free upper bound on the whole packing."""
     tops: dict[int, list[int]] = defaultdict(list)
     for c in cands:
         for ci, st in c.revenue.items():
             tops[ci].append(sum(st))
     for ci in tops:
         tops[ci] = sorted(tops[ci], reverse=True)[: counts[ci]]
-    upper = sum(sum(t) for t in tops.values())
+    upper = sum(sum(t) for t in tops.values()) + (terms.upper_extra(cands) if terms is not None else 0)
     kept_pairs = set(keep)
     out: list[Candidate] = []
     new_keep: list[Choice] = []
     for r, c in enumerate(cands):
         rev = {}
+        required = terms is not None and terms.qualifies(c)
         for ci, st in c.revenue.items():
             v, t = sum(st), tops[ci]
             ub = upper - t[-1] + v if len(t) == counts[ci] and v < t[-1] else upper
-            if ub > lower or (r, ci) in kept_pairs:
+            if ub > lower or (r, ci) in kept_pairs or required:
                 rev[ci] = st
                 if (r, ci) in kept_pairs:
                     new_keep.append((len(out), ci))

@@ -45,6 +45,19 @@ class Finding:
         return {"code": self.code, "message": self.message, "route": self.route, "hard": self.hard}
 
 
+@dataclass(frozen=True)
+class BonusLine:
+    """One line of revenue beside the stops: a game-specific bonus on a route (`east-west +50`), or
+    a run adjustment such as a dropped route (a negative amount)."""
+
+    label: str
+    amount: int
+    source: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"label": self.label, "amount": self.amount, "source": self.source}
+
+
 @dataclass
 class ClaimedRoute:
     """A route as a client states it: the train, its stops, and per leg the path ids (or the hexes)."""
@@ -63,13 +76,14 @@ class PricedRoute:
     nodes: list[str]
     legs: list[Leg]
     stop_revenues: list[int]
-    revenue: int
+    revenue: int  # the stops plus every bonus line
+    bonuses: list[BonusLine] = field(default_factory=list)  # game-specific bonuses, one line each
 
     def as_dict(self) -> dict[str, Any]:
         """The route as JSON-ready data in the snapshot's id scheme."""
         return {"train": self.train, "nodes": self.nodes, "legs": [list(leg.paths) for leg in self.legs],
                 "hexes": [list(leg.hexes) for leg in self.legs], "stop_revenues": self.stop_revenues,
-                "revenue": self.revenue}
+                "bonuses": [b.as_dict() for b in self.bonuses], "revenue": self.revenue}
 
 
 @dataclass
@@ -92,6 +106,7 @@ class Evaluation:
     routes: list[PricedRoute]
     findings: list[Finding]
     extras: RunExtras | None = None
+    run_lines: list[BonusLine] = field(default_factory=list)  # run adjustments (a dropped route), in `revenue`
 
     @property
     def hard_findings(self) -> list[Finding]:

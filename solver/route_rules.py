@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from solver.board import Board, Node, Train
 from solver.legs import Leg
 from solver.results import Finding
-from solver.train_rules import has_token_for, within_distance
+from solver.train_rules import has_token_for, serves, within_distance
 
 
 def train_findings(train: Train, stops: Sequence[Node], crossings: int, cost: int | None = None,
@@ -23,6 +23,9 @@ def train_findings(train: Train, stops: Sequence[Node], crossings: int, cost: in
     if len(stops) < 2 and not (train.local and len(stops) == 1 and stops[0].tokened_by_company):
         out.append(("TOO_FEW_STOPS", f"a route of {train.id} needs at least two stops"
                     + (" (a local train: one tokened city)" if train.local else "")))
+    elif train.klass and len(stops) >= 2 and sum(1 for s in stops if serves(train, s)) < 2:
+        out.append(("TOO_FEW_SERVED_STOPS", f"a {train.klass} train ({train.id}) must serve at least two "
+                    f"{train.klass} stops; the other class's stops serve nothing"))
     if has_token is None or train.klass:
         has_token = any(has_token_for(train, s) for s in stops)
     if train.requires_token and not has_token:

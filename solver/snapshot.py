@@ -12,6 +12,7 @@ from typing import Any
 from solver import rulesets
 from solver.board import Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
 from solver.errors import BoardError
+from solver.modifiers.parse import modifiers_from_json
 from solver.validate import validate_board
 
 SNAPSHOT_FORMAT = "18xx-route-snapshot/1"
@@ -85,6 +86,13 @@ def _train(raw: dict[str, Any], index: int) -> Train:
                  by_hex=bool(raw.get("by_hex", False)), extra=extra)
 
 
+def _revenue_model(snap: dict[str, Any]) -> str:
+    value = snap.get("revenue_model", "")
+    if not isinstance(value, str):
+        raise BoardError("revenue_model", f"must be a string, got {value!r}")
+    return value
+
+
 def board_from_snapshot(snap: dict[str, Any]) -> Board:
     """Build and validate a Board from one snapshot object."""
     if snap.get("format") != SNAPSHOT_FORMAT:
@@ -123,6 +131,8 @@ def board_from_snapshot(snap: dict[str, Any]) -> Board:
         phase=(snap.get("phase") or {}).get("name", ""), layout=snap.get("layout", "pointy"),
         company_tokens=[(t.get("hex", ""), t.get("node", "")) for t in company.get("tokens", [])],
         source=source,
+        modifiers=modifiers_from_json(snap["modifiers"]) if "modifiers" in snap else (),
+        revenue_model=_revenue_model(snap),
         extra={**{k: snap[k] for k in ("h1873", "super_trains", "axes") if k in snap},
                "company_home": company.get("home") or []},
     )

@@ -19,6 +19,9 @@ def validate_board(board: Board) -> None:
         _check_hex(board, hx)
     _check_trains(board, ruleset)
     _check_markers_and_options(board)
+    if board.modifiers and not ruleset.applies_modifiers:
+        raise BoardError("modifiers", f"ruleset {ruleset.name} does not apply modifiers; rulesets that do: "
+                                      f"{', '.join(r.name for r in rulesets.all_rulesets() if r.applies_modifiers)}")
     ruleset.validate(board)
 
 

@@ -241,6 +241,10 @@ def run_for(board: Board, view: Board, train: Train, shape: Shape, rejected: lis
         return None
     if not fits(train, stops, shape.crossings):
         return None
+    if train.klass and sum(1 for s in stops if serves(train, s)) < 2:
+        return None  # a classed train serves two stops of its class at least
+    if board.ruleset == "1839" and train.name.endswith("+") and sum(1 for s in stops if s.kind == "city") < 2:
+        return None  # a + route needs two cities: off-boards and towns do not make one
     if board.ruleset == "1839":
         a, b = stops[0], stops[-1]
         if a.kind == b.kind == "offboard" and a.country and a.country == b.country:

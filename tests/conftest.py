@@ -36,13 +36,13 @@ def stub(channel: grpc.Channel) -> pb_grpc.RouteServiceStub:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
-    """Print the corpus tally (plain and non-plain positions counted apart) when the corpus ran."""
+    """Print the corpus tally (positions by revenue model) when the corpus ran."""
     from tests import test_corpus
 
     tally = getattr(test_corpus, "TALLY", None)
     if tally:
         terminalreporter.write_line(
-            "corpus: {plain} plain positions ({plain_above_recorded} above the recorded run), "
-            "{non_plain} non-plain positions counted apart; {anchors} legal AutoRouter results compared".format(
-                plain=tally["plain"], plain_above_recorded=tally["plain_above_recorded"],
-                non_plain=tally["non_plain"], anchors=tally["anchors_compared"]))
+            "corpus: {generic} generic and {modifiers} modifiers positions ({above} above the recorded run), "
+            "{other} of other models counted apart; {anchors} legal AutoRouter results compared".format(
+                generic=tally["generic"], modifiers=tally["modifiers"], above=tally["above_recorded"],
+                other=tally["other_model"], anchors=tally["anchors_compared"]))

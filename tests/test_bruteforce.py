@@ -22,6 +22,7 @@ from solver.results import ClaimedRoute, SolveOptions
 from solver.snapshot import board_from_snapshot
 from tests.boards import BoardBuilder, close_hex_track
 from tests.bruteforce import BruteResult, brute_force, describe, judge
+from tests.bruteforce_modifiers import brute_force_modifiers
 
 SEEDS = 800
 BATCH = 20
@@ -280,3 +281,113 @@ def test_loop_leg_may_not_cross_an_edge_twice() -> None:
     assert res.revenue == 0, [(r.nodes, [leg.paths for leg in r.legs]) for r in res.routes]
     loop = ClaimedRoute(train="2-0", nodes=[city, town], legs=[["A.p0", "B.p1", "D.p0", "C.p0", "B.p0", "A.p1"]])
     assert not evaluate(board, [loop]).legal
+
+
+# ---------------------------------------------------------------- modifiers
+
+MOD_SEEDS = 300
+TOWNS_FREE = {"nodes": ["town"], "pay": 99, "visit": 99}
+LIST_TRAINS = {"2/3": [{"nodes": ["city", "offboard"], "pay": 2, "visit": 3}],
+               "2+": [{"nodes": ["city", "offboard"], "pay": 2, "visit": 2}, TOWNS_FREE],
+               "3+": [{"nodes": ["city", "offboard"], "pay": 3, "visit": 3}, TOWNS_FREE]}
+
+
+def _random_modifier(rng: random.Random, kind: str, hexes: list[str]) -> dict:
+    def some(k: int) -> list[str]:
+        return rng.sample(hexes, min(len(hexes), k))
+
+    if kind == "StopBonus":
+        values = {h: "stop_revenue" if rng.random() < 0.25 else rng.choice((10, 20, 30, 50))
+                  for h in some(rng.randint(1, 3))}
+        return {"type": "StopBonus", "source": "s", "label": "Stop", "hexes": values,
+                "count": rng.choice(("once", "per_hex", "per_stop")), "endpoint": rng.random() < 0.3}
+    if kind == "ComboBonus":
+        a, b = some(2) if len(hexes) >= 2 else (hexes[0], hexes[0])
+        sets = [{a: rng.choice((0, 10, 20))}, {b: rng.choice((0, 30, 40))}]
+        if rng.random() < 0.5:
+            sets[0][rng.choice(hexes)] = rng.choice((5, 25))
+        return {"type": "ComboBonus", "source": "ew", "label": "E/W", "sets": sets,
+                "amount": "sum" if rng.random() < 0.5 else rng.choice((50, 100))}
+    if kind == "BestRouteBonus":
+        out: dict = {"type": "BestRouteBonus", "source": "b", "label": "Best",
+                     "award": rng.choice(("most_visited_stops", "last"))}
+        if rng.random() < 0.5:
+            out["per_visited_stop"] = rng.choice((10, 20))
+        else:
+            out["amount"] = rng.choice((20, 40, 60))
+        if rng.random() < 0.5:
+            out["requires_hexes"] = some(rng.randint(1, 2))
+        return out
+    if kind == "RequiredRoute":
+        return {"type": "RequiredRoute", "source": "r", "label": "Run", "endpoint_hexes": some(rng.randint(2, 3)),
+                "error": "a connection run is required"}
+    return {"type": "DropLowestRoute", "source": "d", "label": "Drop", "min_routes": rng.randint(1, 3)}
+
+
+MOD_KINDS = ("StopBonus", "ComboBonus", "BestRouteBonus", "RequiredRoute", "DropLowestRoute")
+
+
+def make_snapshot_modifiers(seed: int) -> dict:
+    """A small random board (`make_snapshot`) with one to three random modifiers, and sometimes a
+    list-distance train (2/3, 2+ or 3+). Seed i % 5 always includes modifier type MOD_KINDS[i % 5];
+    BestRouteBonus and DropLowestRoute never meet (the optimiser refuses that pair)."""
+    snap = make_snapshot(seed)
+    rng = random.Random(seed * 7919 + 1)
+    hexes = [h["id"] for h in snap["hexes"] if h["nodes"]]
+    kinds = [MOD_KINDS[seed % 5]] + [rng.choice(MOD_KINDS) for _ in range(rng.randint(0, 2))]
+    if "DropLowestRoute" in kinds and "BestRouteBonus" in kinds:
+        kinds = [k for k in kinds if k != ("BestRouteBonus" if kinds[0] == "DropLowestRoute" else "DropLowestRoute")]
+    snap["modifiers"] = [_random_modifier(rng, k, hexes) for k in kinds]
+    snap["revenue_model"] = "modifiers"
+    for t in snap["trains"]:
+        if t["distance"] != 999 and t["multiplier"] == 1 and rng.random() < 0.3:
+            t["name"] = rng.choice(sorted(LIST_TRAINS))
+            t["distance"], t["distance_unit"] = LIST_TRAINS[t["name"]], "stops_by_type"
+    return snap
+
+
+@functools.cache
+def case_modifiers(seed: int) -> tuple[Board, dict, int]:
+    snap = make_snapshot_modifiers(seed)
+    board = board_from_snapshot(snap)
+    optimum, _ = brute_force_modifiers(board, snap["modifiers"])
+    return board, snap, optimum
+
+
+def check_seed_modifiers(seed: int) -> str | None:
+    board, snap, optimum = case_modifiers(seed)
+    try:
+        res = solve(board, SolveOptions())
+    except Exception as exc:  # report any crash with its seed
+        return f"seed {seed}: solve raised {type(exc).__name__}: {exc}"
+    problems = []
+    if res.revenue != optimum:
+        problems.append(f"revenue {res.revenue} != brute force {optimum}")
+    if res.status != "OPTIMAL":
+        problems.append(f"status {res.status}")
+    if not problems:
+        return None
+    routes = "; ".join(f"{r.train}: {' '.join(r.nodes)} = {r.revenue}" for r in res.routes)
+    return f"seed {seed}: {'; '.join(problems)}\n  modifiers {snap['modifiers']}\n  solver: {routes}\n{describe(board)}"
+
+
+@pytest.mark.parametrize("start", range(0, MOD_SEEDS, BATCH), ids=lambda s: f"mod-seeds{s}-{s + BATCH - 1}")
+def test_optimiser_matches_brute_force_with_modifiers(start: int) -> None:
+    failures = [msg for seed in range(start, start + BATCH) if (msg := check_seed_modifiers(seed))]
+    assert not failures, f"{len(failures)} seed(s) disagree:\n" + "\n".join(failures)
+
+
+def test_modifier_boards_are_a_meaningful_mix() -> None:
+    """Every type occurs often, list trains occur, and the modifiers change the optimum on many boards."""
+    kinds: dict[str, int] = {}
+    changed = listed = 0
+    for seed in range(MOD_SEEDS):
+        board, snap, optimum = case_modifiers(seed)
+        for m in snap["modifiers"]:
+            kinds[m["type"]] = kinds.get(m["type"], 0) + 1
+        listed += any(t.unit == "stops_by_type" for t in board.trains)
+        plain = board_from_snapshot({**snap, "modifiers": []})
+        changed += optimum != brute_force_modifiers(plain, [])[0]
+    assert all(kinds.get(k, 0) >= MOD_SEEDS // 6 for k in MOD_KINDS), kinds
+    assert listed >= MOD_SEEDS // 5, listed
+    assert changed >= MOD_SEEDS // 4, changed

@@ -165,7 +165,8 @@ def test_1871sc_boards_are_a_meaningful_mix() -> None:
                                              for a in runs for b in runs)
         tally["minor"] += board.company_type == "minor"
     print("1871sc mix:", tally)
-    assert tally["paying"] >= 0.7 * len(cases), tally
+    # a classed route must serve two stops of its class, so fewer random boards pay than in 1839
+    assert tally["paying"] >= 0.65 * len(cases), tally
     assert tally["multi"] >= 20, tally
     assert tally["both_classes"] >= 15, tally
     assert tally["passes_other_class"] >= 15, tally
@@ -222,14 +223,15 @@ def _line(b: BoardBuilder, hexes: list[str], nodes: list[str]) -> None:
 
 
 @pytest.mark.parametrize(("own_marker", "flood", "options", "expected"), [
-    ("", False, {}, 100),  # W-M-E and M-S: M counted once; one route earns at most E-M-S = 90
-    ("M", False, {}, 130),  # the own exchange marker at M counts for both trains
-    ("E", False, {}, 100),  # ... but only one train can reach E
-    ("", True, {}, 100),  # the FLOOD train reaches all four locations; the routes add nothing
-    ("M", True, {}, 160),  # M: once for the FLOOD train and once for each train
-    ("", False, {"location_bonus": True}, 140),
-    ("", False, {"towns_plus_10": True, "port_token": "S.offboard0", "port_token_own": True}, 130),
-    ("", False, {"port_token": "S.offboard0"}, 110),
+    # a + route needs two cities, M and E: every route uses the M-E track, so one train runs
+    ("", False, {}, 90),  # E-M-S = 40 + 30 + 20 (W-M-E = 80; W-M and M-S are no + routes)
+    ("M", False, {}, 90),  # the own exchange marker at M would count for each train, but one runs
+    ("E", False, {}, 90),
+    ("", True, {}, 100),  # the FLOOD train reaches all four locations; the route adds nothing
+    ("M", True, {}, 130),  # M: once for the FLOOD train and once for the train
+    ("", False, {"location_bonus": True}, 120),  # E-M-S 90 + 3 locations
+    ("", False, {"towns_plus_10": True, "port_token": "S.offboard0", "port_token_own": True}, 110),  # S 40
+    ("", False, {"port_token": "S.offboard0"}, 100),  # S 30
 ])
 def test_hand_made_1839_star(own_marker: str, flood: bool, options: dict, expected: int) -> None:
     board = _star_1839(own_marker, flood, options)
@@ -252,34 +254,38 @@ def test_hand_made_1839_foreign_marker(owner: str, expected: int) -> None:
     assert solve(board, SolveOptions()).revenue == expected
 
 
-@pytest.mark.parametrize(("country", "expected"), [("X", 60), ("Y", 90)])
+@pytest.mark.parametrize(("country", "expected"), [("X", 120), ("Y", 180)])
 def test_hand_made_1839_countries(country: str, expected: int) -> None:
-    """Off-board (30, country X) - home city (20) - off-board (40, `country`), one 2+ train."""
+    """Off-board (30, country X) - home city (20) - off-board (40, `country`), one 2D train (a 2+
+    train could run none of these: a + route needs two cities). Same country: L2-L3 = 2 x 60."""
     b = BoardBuilder()
     nodes = [b.offboard("L1", 30, country="X"), b.city("L2", 20, token=True), b.offboard("L3", 40, country=country)]
     _line(b, ["L1", "L2", "L3"], nodes)
-    b.train("2+-0", ROWS_2PLUS, name="2+")
+    b.train("2D-0", [{"nodes": ["city"], "pay": 2, "visit": 2, "multiplier": 2},
+                     {"nodes": ["offboard"], "pay": 99, "visit": 99, "multiplier": 2},
+                     {"nodes": ["town"], "pay": 0, "visit": 99}], name="2D")
     board = _finish(b, "1839")
     assert brute_force(board).optimum == expected
     assert solve(board, SolveOptions()).revenue == expected
 
 
 @pytest.mark.parametrize(("trains", "share", "expected"), [
-    (["2F"], False, 60),  # H1 doubled (freight station hex) + dah doubled; H2 passed
+    (["2F"], False, 60),  # H1-H2-H3: H1 doubled (freight station hex) + dah doubled; H2 passed
     (["2H"], False, 30),  # two crossings, H2 passed
-    (["2E"], False, 60),  # H2 doubled (station hex); the freight stops are passed
-    (["3P"], False, 30),
-    (["2F", "2E"], False, 100),  # F H1-H2 (40) and E H2-H3 (60)
-    (["2F", "2E"], True, 120),  # the classes share track: both run H1-H2-H3
+    (["2E"], False, 80),  # H2-H3-H4: H2 doubled (station hex) + H4; the dah is passed
+    (["3P"], False, 50),  # H2 + H4
+    (["2F", "2E"], False, 80),  # each needs the H2-H3 track (two stops of its class): E alone
+    (["2F", "2E"], True, 140),  # the classes share track: F H1-H2-H3 and E H2-H3-H4
     (["2F", "2H"], True, 60),  # one class: no sharing
 ])
 def test_hand_made_1871sc(trains: list[str], share: bool, expected: int) -> None:
-    """H1 freight city 20 (freight station) - H2 passenger city 30 (passenger station) - H3 dah 10."""
+    """H1 freight city 20 (freight station) - H2 passenger city 30 (passenger station) - H3 dah 10
+    - H4 passenger city 20. A classed route serves two stops of its own class at least."""
     b = BoardBuilder()
     nodes = [b.city("H1", 20, token=True, token_class="freight", **{"class": "freight"}),
              b.city("H2", 30, token=True, token_class="passenger", **{"class": "passenger"}),
-             b.town("H3", 10, **{"class": "freight"})]
-    _line(b, ["H1", "H2", "H3"], nodes)
+             b.town("H3", 10, **{"class": "freight"}), b.city("H4", 20, **{"class": "passenger"})]
+    _line(b, ["H1", "H2", "H3", "H4"], nodes)
     for i, name in enumerate(trains):
         b.trains.append({"id": f"{name}-{i}", "name": name, "requires_token": True, **TRAINS_1871[name]})
     board = _finish(b, "1871sc", {"classes_share_track": True} if share else {})
@@ -288,20 +294,25 @@ def test_hand_made_1871sc(trains: list[str], share: bool, expected: int) -> None
 
 
 def test_hand_made_1871sc_one_route_two_classes() -> None:
-    """H1 freight city 20 (freight station) - H2 passenger city 30 (passenger station): the only
-    route is H1-H2. With `classes_share_track` the F train (H1 doubled: 40) and the E train (H2
-    doubled: 60) may both run it, over the same track: 100. (Found by seed 91 of the 1871sc
-    cross-check.)"""
+    """H1 freight city 20 (freight station) - H2 passenger city 30 (passenger station) - H3 city 10
+    of both classes: the only route is H1-H2-H3. With `classes_share_track` the F train (H1
+    doubled 40 + H3 10) and the E train (H2 doubled 60 + H3 10) may both run it, over the same
+    track: 120. (Found by seed 91 of the 1871sc cross-check, before a classed route had to serve
+    two stops of its class.)"""
     b = BoardBuilder()
     nodes = [b.city("H1", 20, token=True, token_class="freight", **{"class": "freight"}),
-             b.city("H2", 30, token=True, token_class="passenger", **{"class": "passenger"})]
-    _line(b, ["H1", "H2"], nodes)
+             b.city("H2", 30, token=True, token_class="passenger", **{"class": "passenger"}), b.city("H3", 10)]
+    _line(b, ["H1", "H2", "H3"], nodes)
     for i, name in enumerate(("2F", "2E")):
         b.trains.append({"id": f"{name}-{i}", "name": name, "requires_token": True, **TRAINS_1871[name]})
     board = _finish(b, "1871sc", {"classes_share_track": True})
-    claims = [ClaimedRoute(train=t, nodes=nodes, legs=[["H1.p0", "H2.p0"]]) for t in ("2F-0", "2E-1")]
+    claims = [ClaimedRoute(train=t, nodes=nodes, legs=[["H1.p0", "H2.p0"], ["H2.p1", "H3.p0"]])
+              for t in ("2F-0", "2E-1")]
     ev = evaluate(board, claims)
-    assert ev.legal and ev.revenue == 100, [f.message for f in ev.findings]
-    assert brute_force(board).optimum == 100
+    assert ev.legal and ev.revenue == 120, [f.message for f in ev.findings]
+    assert brute_force(board).optimum == 120
     res = solve(board, SolveOptions())
-    assert (res.revenue, res.status) == (100, "OPTIMAL"), [(r.train, r.nodes) for r in res.routes]
+    assert (res.revenue, res.status) == (120, "OPTIMAL"), [(r.train, r.nodes) for r in res.routes]
+    # without H3 neither train serves two stops of its class: no route at all
+    one = evaluate(board, [ClaimedRoute(train="2F-0", nodes=nodes[:2], legs=[["H1.p0", "H2.p0"]])])
+    assert [f.code for f in one.findings] == ["TOO_FEW_SERVED_STOPS"]

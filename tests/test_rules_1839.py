@@ -299,7 +299,8 @@ def test_optimiser_flood_with_a_diesel(exchange: bool, expected: int) -> None:
 
 def foreign_board(countries: bool = True) -> tuple[Net, Board]:
     """Hub T (27, station) with three off-board spokes: G1 (40) and G2 (30) of Germany, Be (10)
-    of Belgium; a 2+ train."""
+    of Belgium; a 2D train (off-boards pay double without counting). A 2+ train could run none of
+    these routes: they hold one city, and a + route needs two."""
     net = Net(COMPANY)
     net.city("T", 27, token=True)
     net.offboard("G1", 40, **({"country": "Germany"} if countries else {}))
@@ -308,28 +309,48 @@ def foreign_board(countries: bool = True) -> tuple[Net, Board]:
     net.link("T", 1, "G1")
     net.link("T", 4, "G2")
     net.link("T", 2, "Be")
-    net.train("2+-0", plus_rows(2))
+    net.train("2D-0", diesel_rows(2))
     return net, net.board("1839")
 
 
 def test_evaluator_same_country_and_foreign_income() -> None:
     net, board = foreign_board()
-    assert_illegal(board, [net.claim("2+-0", "G1", "T", "G2")], {"SAME_COUNTRY"})
-    ev = assert_legal(board, [net.claim("2+-0", "G1", "T", "Be")], 77)
-    # each foreign company reached gets 20 % of the total run 77 = 15.4, rounded down: 15
-    assert ev.extras.foreign_income == {net["G1"]: 15, net["Be"]: 15}
+    assert_illegal(board, [net.claim("2D-0", "G1", "T", "G2")], {"SAME_COUNTRY"})
+    ev = assert_legal(board, [net.claim("2D-0", "G1", "T", "Be")], 154)
+    # each foreign company reached gets 20 % of the total run 154 = 30.8, rounded down: 30
+    assert ev.extras.foreign_income == {net["G1"]: 30, net["Be"]: 30}
     # without countries the two German off-boards may end one route
     net, board = foreign_board(countries=False)
-    ev = assert_legal(board, [net.claim("2+-0", "G1", "T", "G2")], 97)
-    assert ev.extras.foreign_income == {net["G1"]: 19, net["G2"]: 19}
+    ev = assert_legal(board, [net.claim("2D-0", "G1", "T", "G2")], 194)
+    assert ev.extras.foreign_income == {net["G1"]: 38, net["G2"]: 38}
+
+
+def test_plus_route_needs_two_cities() -> None:
+    """Seed "39 steps": off-boards do not count against a + train's length and do not make a route:
+    a city plus off-boards is no + route (the evaluator's finding, and no candidate either)."""
+    net = Net(COMPANY)
+    net.city("T", 27, token=True)
+    net.offboard("G1", 40)
+    net.offboard("G2", 30)
+    net.city("A", 10)
+    net.link("T", 1, "G1")
+    net.link("T", 4, "G2")
+    net.link("T", 2, "A")
+    net.train("2+-0", plus_rows(2))
+    board = net.board("1839")
+    assert_illegal(board, [net.claim("2+-0", "G1", "T", "G2")], {"PLUS_TOO_FEW_CITIES"})
+    assert_illegal(board, [net.claim("2+-0", "G1", "T")], {"PLUS_TOO_FEW_CITIES"})
+    assert_legal(board, [net.claim("2+-0", "G1", "T", "A")], 77)
+    res = assert_optimum(board, 77)  # G1-T-G2 (97) would pay more but is no + route
+    assert routes_by_train(res) == {"2+-0": {net[h] for h in ("G1", "T", "A")}}
 
 
 @pytest.mark.parametrize(("countries", "expected", "income"), [
-    # G1-T-G2 (97) is barred (both German): the best is G1-T-Be = 40 + 27 + 10 = 77 (G2-T-Be = 67);
-    # G1 and Be each get 77 * 20 // 100 = 15
-    (True, 77, {"G1": 15, "Be": 15}),
-    # no countries: G1-T-G2 = 97, 19 each
-    (False, 97, {"G1": 19, "G2": 19}),
+    # G1-T-G2 (2 x 97) is barred (both German): the best is G1-T-Be = 2 x (40 + 27 + 10) = 154
+    # (G2-T-Be = 134); G1 and Be each get 154 * 20 // 100 = 30
+    (True, 154, {"G1": 30, "Be": 30}),
+    # no countries: G1-T-G2 = 194, 38 each
+    (False, 194, {"G1": 38, "G2": 38}),
 ])
 def test_optimiser_same_country_and_foreign_income(countries: bool, expected: int, income: dict[str, int]) -> None:
     net, board = foreign_board(countries)
@@ -341,17 +362,20 @@ def test_optimiser_same_country_and_foreign_income(countries: bool, expected: in
 
 
 def options_board(options: dict[str, Any]) -> tuple[Net, Board]:
-    """Hub T (20, station) with three spokes: city A (30); towns b1 (10) then b2 (15); off-board
-    C (35); a 2+ train (it may use two spokes)."""
+    """Hub T (20, station) with three spokes: city A (30); towns b1 (10), b2 (15) and city E (0)
+    at the end (so that a + route along it holds two cities); off-board C (35); a 2+ train (it
+    may use two spokes)."""
     net = Net(COMPANY)
     net.city("T", 20, token=True)
     net.city("A", 30)
     net.town("b1", 10)
     net.town("b2", 15)
     net.offboard("C", 35)
+    net.city("E", 0)
     net.link("T", 1, "A")
     net.link("T", 4, "b1")
     net.link("b1", 4, "b2")
+    net.link("b2", 4, "E")
     net.link("T", 2, "C")
     net.train("2+-0", plus_rows(2))
     if "port_token" in options:
@@ -360,19 +384,19 @@ def options_board(options: dict[str, Any]) -> tuple[Net, Board]:
 
 
 OPTION_CASES = [
-    # (options, value of route b2-b1-T-C, value of route A-T-C, optimum, its stops)
+    # (options, value of route E-b2-b1-T-C, value of route A-T-C, optimum, its stops)
     # no power: spokes A 30, B 25, C 35: the best two are A and C: 20 + 30 + 35 = 85
     ({}, 80, 85, 85, "A T C"),
     # towns +10: spoke B = 20 + 25 = 45: B and C: 20 + 45 + 35 = 100 (A and B: 95)
-    ({"towns_plus_10": True}, 100, 85, 100, "b2 b1 T C"),
+    ({"towns_plus_10": True}, 100, 85, 100, "E b2 b1 T C"),
     # another company's port token at b2: +10, spoke B = 35: 20 + 35 + 35 = 90
-    ({"port_token": "b2"}, 90, 85, 90, "b2 b1 T C"),
+    ({"port_token": "b2"}, 90, 85, 90, "E b2 b1 T C"),
     # our own port token at b2: +20, spoke B = 45: 100
-    ({"port_token": "b2", "port_token_own": True}, 100, 85, 100, "b2 b1 T C"),
+    ({"port_token": "b2", "port_token_own": True}, 100, 85, 100, "E b2 b1 T C"),
     # both: B = 20 + 45 = 65: 20 + 65 + 35 = 120
-    ({"port_token": "b2", "port_token_own": True, "towns_plus_10": True}, 120, 85, 120, "b2 b1 T C"),
-    # +10 per location: A-T-C 85 + 3 x 10 = 115; b2-b1-T-C 80 + 4 x 10 = 120; A-T-b1-b2 75 + 40 = 115
-    ({"location_bonus": True}, 120, 115, 120, "b2 b1 T C"),
+    ({"port_token": "b2", "port_token_own": True, "towns_plus_10": True}, 120, 85, 120, "E b2 b1 T C"),
+    # +10 per location: A-T-C 85 + 3 x 10 = 115; E-b2-b1-T-C 80 + 5 x 10 = 130; A-T-b1-b2 75 + 40 = 115
+    ({"location_bonus": True}, 130, 115, 130, "E b2 b1 T C"),
 ]
 
 
@@ -380,7 +404,7 @@ OPTION_CASES = [
 def test_evaluator_private_powers(options: dict[str, Any], via_b: int, via_a: int, expected: int,
                                   stops: str) -> None:
     net, board = options_board(options)
-    assert_legal(board, [net.claim("2+-0", "b2", "b1", "T", "C")], via_b)
+    assert_legal(board, [net.claim("2+-0", "E", "b2", "b1", "T", "C")], via_b)
     assert_legal(board, [net.claim("2+-0", "A", "T", "C")], via_a)
 
 

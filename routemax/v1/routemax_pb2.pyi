@@ -7,6 +7,19 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class StopCount(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    STOP_COUNT_UNSPECIFIED: _ClassVar[StopCount]
+    STOP_COUNT_ONCE: _ClassVar[StopCount]
+    STOP_COUNT_PER_HEX: _ClassVar[StopCount]
+    STOP_COUNT_PER_STOP: _ClassVar[StopCount]
+
+class Award(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AWARD_UNSPECIFIED: _ClassVar[Award]
+    AWARD_MOST_VISITED_STOPS: _ClassVar[Award]
+    AWARD_LAST: _ClassVar[Award]
+
 class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     STATUS_UNSPECIFIED: _ClassVar[Status]
@@ -20,6 +33,13 @@ class Objective(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     OBJECTIVE_UNSPECIFIED: _ClassVar[Objective]
     RULEBOOK: _ClassVar[Objective]
     REVENUE_ONLY: _ClassVar[Objective]
+STOP_COUNT_UNSPECIFIED: StopCount
+STOP_COUNT_ONCE: StopCount
+STOP_COUNT_PER_HEX: StopCount
+STOP_COUNT_PER_STOP: StopCount
+AWARD_UNSPECIFIED: Award
+AWARD_MOST_VISITED_STOPS: Award
+AWARD_LAST: Award
 STATUS_UNSPECIFIED: Status
 OPTIMAL: Status
 FEASIBLE: Status
@@ -280,7 +300,7 @@ class Source(_message.Message):
     def __init__(self, title: _Optional[str] = ..., fixture: _Optional[str] = ..., action_id: _Optional[int] = ..., position: _Optional[int] = ...) -> None: ...
 
 class Board(_message.Message):
-    __slots__ = ("ruleset", "phase", "company", "trains", "hexes", "layout", "source", "options", "h1873")
+    __slots__ = ("ruleset", "phase", "company", "trains", "hexes", "layout", "source", "options", "modifiers", "revenue_model", "h1873")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     COMPANY_FIELD_NUMBER: _ClassVar[int]
@@ -289,6 +309,8 @@ class Board(_message.Message):
     LAYOUT_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    MODIFIERS_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_MODEL_FIELD_NUMBER: _ClassVar[int]
     H1873_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     phase: Phase
@@ -298,8 +320,112 @@ class Board(_message.Message):
     layout: str
     source: Source
     options: RulesOptions
+    modifiers: _containers.RepeatedCompositeFieldContainer[Modifier]
+    revenue_model: str
     h1873: Harzbahn1873
-    def __init__(self, ruleset: _Optional[str] = ..., phase: _Optional[_Union[Phase, _Mapping]] = ..., company: _Optional[_Union[Company, _Mapping]] = ..., trains: _Optional[_Iterable[_Union[Train, _Mapping]]] = ..., hexes: _Optional[_Iterable[_Union[Hex, _Mapping]]] = ..., layout: _Optional[str] = ..., source: _Optional[_Union[Source, _Mapping]] = ..., options: _Optional[_Union[RulesOptions, _Mapping]] = ..., h1873: _Optional[_Union[Harzbahn1873, _Mapping]] = ...) -> None: ...
+    def __init__(self, ruleset: _Optional[str] = ..., phase: _Optional[_Union[Phase, _Mapping]] = ..., company: _Optional[_Union[Company, _Mapping]] = ..., trains: _Optional[_Iterable[_Union[Train, _Mapping]]] = ..., hexes: _Optional[_Iterable[_Union[Hex, _Mapping]]] = ..., layout: _Optional[str] = ..., source: _Optional[_Union[Source, _Mapping]] = ..., options: _Optional[_Union[RulesOptions, _Mapping]] = ..., modifiers: _Optional[_Iterable[_Union[Modifier, _Mapping]]] = ..., revenue_model: _Optional[str] = ..., h1873: _Optional[_Union[Harzbahn1873, _Mapping]] = ...) -> None: ...
+
+class BonusValue(_message.Message):
+    __slots__ = ("amount", "stop_revenue")
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    STOP_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    amount: int
+    stop_revenue: bool
+    def __init__(self, amount: _Optional[int] = ..., stop_revenue: _Optional[bool] = ...) -> None: ...
+
+class StopBonus(_message.Message):
+    __slots__ = ("hexes", "count", "endpoint")
+    class HexesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: BonusValue
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[BonusValue, _Mapping]] = ...) -> None: ...
+    HEXES_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    ENDPOINT_FIELD_NUMBER: _ClassVar[int]
+    hexes: _containers.MessageMap[str, BonusValue]
+    count: StopCount
+    endpoint: bool
+    def __init__(self, hexes: _Optional[_Mapping[str, BonusValue]] = ..., count: _Optional[_Union[StopCount, str]] = ..., endpoint: _Optional[bool] = ...) -> None: ...
+
+class HexValues(_message.Message):
+    __slots__ = ("hexes",)
+    class HexesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    HEXES_FIELD_NUMBER: _ClassVar[int]
+    hexes: _containers.ScalarMap[str, int]
+    def __init__(self, hexes: _Optional[_Mapping[str, int]] = ...) -> None: ...
+
+class ComboBonus(_message.Message):
+    __slots__ = ("sets", "fixed", "sum")
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    FIXED_FIELD_NUMBER: _ClassVar[int]
+    SUM_FIELD_NUMBER: _ClassVar[int]
+    sets: _containers.RepeatedCompositeFieldContainer[HexValues]
+    fixed: int
+    sum: bool
+    def __init__(self, sets: _Optional[_Iterable[_Union[HexValues, _Mapping]]] = ..., fixed: _Optional[int] = ..., sum: _Optional[bool] = ...) -> None: ...
+
+class BestRouteBonus(_message.Message):
+    __slots__ = ("award", "per_visited_stop", "amount", "requires_hexes")
+    AWARD_FIELD_NUMBER: _ClassVar[int]
+    PER_VISITED_STOP_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    REQUIRES_HEXES_FIELD_NUMBER: _ClassVar[int]
+    award: Award
+    per_visited_stop: int
+    amount: int
+    requires_hexes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, award: _Optional[_Union[Award, str]] = ..., per_visited_stop: _Optional[int] = ..., amount: _Optional[int] = ..., requires_hexes: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RequiredRoute(_message.Message):
+    __slots__ = ("endpoint_hexes", "error")
+    ENDPOINT_HEXES_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    endpoint_hexes: _containers.RepeatedScalarFieldContainer[str]
+    error: str
+    def __init__(self, endpoint_hexes: _Optional[_Iterable[str]] = ..., error: _Optional[str] = ...) -> None: ...
+
+class DropLowestRoute(_message.Message):
+    __slots__ = ("min_routes",)
+    MIN_ROUTES_FIELD_NUMBER: _ClassVar[int]
+    min_routes: int
+    def __init__(self, min_routes: _Optional[int] = ...) -> None: ...
+
+class Modifier(_message.Message):
+    __slots__ = ("source", "label", "stop_bonus", "combo_bonus", "best_route_bonus", "required_route", "drop_lowest_route")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    STOP_BONUS_FIELD_NUMBER: _ClassVar[int]
+    COMBO_BONUS_FIELD_NUMBER: _ClassVar[int]
+    BEST_ROUTE_BONUS_FIELD_NUMBER: _ClassVar[int]
+    REQUIRED_ROUTE_FIELD_NUMBER: _ClassVar[int]
+    DROP_LOWEST_ROUTE_FIELD_NUMBER: _ClassVar[int]
+    source: str
+    label: str
+    stop_bonus: StopBonus
+    combo_bonus: ComboBonus
+    best_route_bonus: BestRouteBonus
+    required_route: RequiredRoute
+    drop_lowest_route: DropLowestRoute
+    def __init__(self, source: _Optional[str] = ..., label: _Optional[str] = ..., stop_bonus: _Optional[_Union[StopBonus, _Mapping]] = ..., combo_bonus: _Optional[_Union[ComboBonus, _Mapping]] = ..., best_route_bonus: _Optional[_Union[BestRouteBonus, _Mapping]] = ..., required_route: _Optional[_Union[RequiredRoute, _Mapping]] = ..., drop_lowest_route: _Optional[_Union[DropLowestRoute, _Mapping]] = ...) -> None: ...
+
+class BonusLine(_message.Message):
+    __slots__ = ("label", "amount", "source")
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    amount: int
+    source: str
+    def __init__(self, label: _Optional[str] = ..., amount: _Optional[int] = ..., source: _Optional[str] = ...) -> None: ...
 
 class SuperTrain(_message.Message):
     __slots__ = ("id", "name", "distance", "diesel", "subtrains", "maintenance")
@@ -430,18 +556,20 @@ class Stop(_message.Message):
     def __init__(self, node: _Optional[str] = ..., revenue: _Optional[int] = ...) -> None: ...
 
 class Route(_message.Message):
-    __slots__ = ("train", "nodes", "legs", "stops", "revenue")
+    __slots__ = ("train", "nodes", "legs", "stops", "revenue", "bonuses")
     TRAIN_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     LEGS_FIELD_NUMBER: _ClassVar[int]
     STOPS_FIELD_NUMBER: _ClassVar[int]
     REVENUE_FIELD_NUMBER: _ClassVar[int]
+    BONUSES_FIELD_NUMBER: _ClassVar[int]
     train: str
     nodes: _containers.RepeatedScalarFieldContainer[str]
     legs: _containers.RepeatedCompositeFieldContainer[Leg]
     stops: _containers.RepeatedCompositeFieldContainer[Stop]
     revenue: int
-    def __init__(self, train: _Optional[str] = ..., nodes: _Optional[_Iterable[str]] = ..., legs: _Optional[_Iterable[_Union[Leg, _Mapping]]] = ..., stops: _Optional[_Iterable[_Union[Stop, _Mapping]]] = ..., revenue: _Optional[int] = ...) -> None: ...
+    bonuses: _containers.RepeatedCompositeFieldContainer[BonusLine]
+    def __init__(self, train: _Optional[str] = ..., nodes: _Optional[_Iterable[str]] = ..., legs: _Optional[_Iterable[_Union[Leg, _Mapping]]] = ..., stops: _Optional[_Iterable[_Union[Stop, _Mapping]]] = ..., revenue: _Optional[int] = ..., bonuses: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ...) -> None: ...
 
 class ClaimedRoute(_message.Message):
     __slots__ = ("train", "nodes", "legs")
@@ -492,7 +620,7 @@ class SolveStats(_message.Message):
     def __init__(self, solve_ms: _Optional[float] = ..., enumerate_ms: _Optional[float] = ..., candidates: _Optional[int] = ..., candidates_after_prune: _Optional[int] = ..., train_classes: _Optional[int] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("revenue", "status", "bound", "routes", "stats", "summary", "reason", "foreign_income")
+    __slots__ = ("revenue", "status", "bound", "routes", "stats", "summary", "reason", "foreign_income", "run_lines")
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     BOUND_FIELD_NUMBER: _ClassVar[int]
@@ -501,6 +629,7 @@ class SolveResponse(_message.Message):
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     FOREIGN_INCOME_FIELD_NUMBER: _ClassVar[int]
+    RUN_LINES_FIELD_NUMBER: _ClassVar[int]
     revenue: int
     status: Status
     bound: int
@@ -509,7 +638,8 @@ class SolveResponse(_message.Message):
     summary: RunSummary
     reason: str
     foreign_income: _containers.RepeatedCompositeFieldContainer[ForeignIncome]
-    def __init__(self, revenue: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., stats: _Optional[_Union[SolveStats, _Mapping]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., reason: _Optional[str] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ...) -> None: ...
+    run_lines: _containers.RepeatedCompositeFieldContainer[BonusLine]
+    def __init__(self, revenue: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., stats: _Optional[_Union[SolveStats, _Mapping]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., reason: _Optional[str] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ..., run_lines: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ...) -> None: ...
 
 class ForeignIncome(_message.Message):
     __slots__ = ("node", "income")
@@ -530,20 +660,22 @@ class EvaluateRequest(_message.Message):
     def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., snapshot_json: _Optional[str] = ..., routes: _Optional[_Iterable[_Union[ClaimedRoute, _Mapping]]] = ...) -> None: ...
 
 class EvaluateResponse(_message.Message):
-    __slots__ = ("legal", "revenue", "routes", "findings", "summary", "foreign_income")
+    __slots__ = ("legal", "revenue", "routes", "findings", "summary", "foreign_income", "run_lines")
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     ROUTES_FIELD_NUMBER: _ClassVar[int]
     FINDINGS_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     FOREIGN_INCOME_FIELD_NUMBER: _ClassVar[int]
+    RUN_LINES_FIELD_NUMBER: _ClassVar[int]
     legal: bool
     revenue: int
     routes: _containers.RepeatedCompositeFieldContainer[Route]
     findings: _containers.RepeatedCompositeFieldContainer[Finding]
     summary: RunSummary
     foreign_income: _containers.RepeatedCompositeFieldContainer[ForeignIncome]
-    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ...) -> None: ...
+    run_lines: _containers.RepeatedCompositeFieldContainer[BonusLine]
+    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ..., run_lines: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ...) -> None: ...
 
 class ListRulesetsRequest(_message.Message):
     __slots__ = ()

@@ -25,6 +25,7 @@ class Ruleset(ABC):
     default_objective: Objective | None = None
     titles: tuple[str, ...] = ()  # 18xx.games titles whose snapshots this ruleset prices
     flood_trains: bool = False  # whether FLOOD trains (distance unit "flood") run under it
+    applies_modifiers: bool = False  # whether its evaluator and optimiser apply the board's modifiers
 
     def validate(self, board: Board) -> None:  # noqa: B027 (optional hook: nothing to check by default)
         """Raise `BoardError` for input this ruleset cannot represent (the generic checks ran already)."""

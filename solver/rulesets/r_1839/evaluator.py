@@ -10,7 +10,14 @@ from solver.legs import Leg
 from solver.results import ClaimedRoute, Evaluation, Finding, PricedRoute
 from solver.route_rules import check_route, shared_track
 from solver.rulesets.r_1839.extras import ForeignIncome
-from solver.rulesets.r_1839.rules import flood_reach, flood_trains, foreign_income, price_run, same_country_finding
+from solver.rulesets.r_1839.rules import (
+    flood_reach,
+    flood_trains,
+    foreign_income,
+    plus_route_finding,
+    price_run,
+    same_country_finding,
+)
 from solver.rulesets.r_1839.view import prepare_1839
 
 
@@ -36,6 +43,9 @@ def evaluate_run(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
         country = same_country_finding(board, claim.nodes, i)
         if country:
             findings.append(country)
+        plus = plus_route_finding(board, train, claim.nodes, i)
+        if plus:
+            findings.append(plus)
         legs_by_route.append(legs)
         runs.append((train, list(claim.nodes), legs))
     findings.extend(shared_track(legs_by_route))

@@ -58,6 +58,25 @@ def same_country_finding(board: Board, nodes: Sequence[str], index: int = -1) ->
     return None
 
 
+def is_plus_train(train: Train) -> bool:
+    """An 1839 "n+" train: its cities count and pay (multiplier 1), off-boards pay without counting."""
+    return (train.unit == "stops_by_type"
+            and any("city" in r.kinds and r.multiplier == 1 for r in train.rows)
+            and any("offboard" in r.kinds and "city" not in r.kinds for r in train.rows))
+
+
+def plus_route_finding(board: Board, train: Train, nodes: Sequence[str], index: int = -1) -> Finding | None:
+    """A "+" route needs two cities: off-boards (and towns) do not count against its length, and
+    so do not make a route either (seed "39 steps": a city plus an off-board is no + route)."""
+    if not is_plus_train(train) or len(nodes) < 2:
+        return None
+    cities = sum(1 for n in nodes if board.nodes[n].kind == "city")
+    if cities >= 2:
+        return None
+    return Finding("PLUS_TOO_FEW_CITIES", f"a route of {train.id} (a + train) needs two cities; off-boards and "
+                                          f"towns do not count for it (it has {cities})", index)
+
+
 def flood_trains(board: Board) -> list[Train]:
     return [t for t in board.trains if t.unit == "flood"]
 

@@ -22,6 +22,7 @@ from solver.rulesets.r_1839.rules import (
     flood_trains,
     is_location,
     location_bonus,
+    plus_route_finding,
     route_pay,
     same_country_finding,
 )
@@ -67,7 +68,8 @@ def _candidates(board: Board, reps: list, cap: int, deadline: float) -> tuple[li
             continue
         stops = [board.nodes[n] for n in nodes]
         pays = {ci: route_pay(board, t, nodes) for ci, t in enumerate(reps)
-                if not train_findings(t, stops, crossings, cost, token)}
+                if not train_findings(t, stops, crossings, cost, token)
+                and not plus_route_finding(board, t, nodes)}
         if pays:
             cands.append(Candidate1839(nodes=nodes, legs=legs, bits=tuple(mask_bits(mask)), pays=pays))
     return cands, complete

@@ -17,6 +17,7 @@ class SteelCities1871(Ruleset):
     description = "1871 Steel Cities: freight and passenger classes of trains, stops and stations."
     train_kinds = ("H (hex freight)", "F (fast freight: best n hexes, double dahs and station hexes)",
                    "P (passenger)", "E (express passenger: best n hexes, double station hexes)")
+    applies_modifiers = True
 
     def validate(self, board: Board) -> None:
         check_1871sc(board)

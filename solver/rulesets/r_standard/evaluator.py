@@ -7,9 +7,10 @@ from collections.abc import Callable, Sequence
 from solver.board import Board, Train
 from solver.claims import read_claim
 from solver.legs import Leg
+from solver.modifiers.apply import settle_priced
+from solver.modifiers.route_value import route_value
 from solver.results import ClaimedRoute, Evaluation, Finding, PricedRoute
 from solver.route_rules import check_route, shared_track
-from solver.train_rules import route_stop_revenues
 
 TrackGroup = Callable[[Board, Train], str]
 
@@ -38,8 +39,10 @@ def evaluate_run(board: Board, claims: Sequence[ClaimedRoute], track_group: Trac
         groups.append(track_group(board, train))
         findings.extend(check_route(board, train, claim.nodes, legs, i))
         legs_by_route.append(legs)
-        stops = route_stop_revenues(board, train, claim.nodes)
-        priced.append(PricedRoute(claim.train, list(claim.nodes), legs, stops, sum(stops)))
+        value = route_value(board, train, claim.nodes)  # stops, and the modifiers' route bonuses
+        priced.append(PricedRoute(claim.train, list(claim.nodes), legs, value.stop_revenues, value.total,
+                                  value.bonuses))
     findings.extend(shared_track(legs_by_route, groups))
+    total, run_lines = settle_priced(board, priced, findings)  # the modifiers' run rules
     legal = not any(f.hard for f in findings)
-    return Evaluation(legal=legal, revenue=sum(r.revenue for r in priced), routes=priced, findings=findings)
+    return Evaluation(legal=legal, revenue=total, routes=priced, findings=findings, run_lines=run_lines)

@@ -16,6 +16,7 @@ class Standard(Ruleset):
     description = "Generic 18xx: one route per train, no shared track, each route earns its own stops."
     train_kinds = ("n (stops)", "n+m / + (stops by type)", "H (hexes)", "D (unlimited)", "express (multiplier)",
                    "double revenue (multiplier)", "local (one tokened city)")
+    applies_modifiers = True
 
     def evaluate(self, board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
         return evaluate_run(board, claims)

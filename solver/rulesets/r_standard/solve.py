@@ -8,7 +8,9 @@ import time
 from solver.board import Board
 from solver.budget import Budget
 from solver.candidates import build_leg_graph, candidate_routes
-from solver.packing import claims_of_choice, greedy, pack, prune, stop_bound, train_classes
+from solver.modifiers.packing_terms import modifier_bound, run_terms
+from solver.modifiers.run_terms import order_for_awards
+from solver.packing import claims_of_choice, greedy, pack, prune, run_value, stop_bound, train_classes
 from solver.recheck import recheck
 from solver.results import SolveOptions, SolveResult, Status
 from solver.rulesets.r_standard.evaluator import TrackGroup, evaluate_run, one_group
@@ -27,9 +29,10 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     stats: dict[str, float] = {"candidates": float(len(cands)), "classes": float(len(reps)),
                                "enumerate_ms": budget.elapsed_ms()}
     groups = [track_group(board, t) for t in reps]
-    lower_pack = greedy(cands, counts, groups, deadline=budget.until("greedy"))
-    lower = sum(sum(cands[r].revenue[ci]) for r, ci in lower_pack)
-    cands, lower_pack, upper = prune(cands, counts, lower, lower_pack)
+    terms = run_terms(board)  # the modifiers' run rules (None without any)
+    lower_pack = greedy(cands, counts, groups, deadline=budget.until("greedy"), terms=terms)
+    lower = run_value(cands, lower_pack, terms) or 0
+    cands, lower_pack, upper = prune(cands, counts, lower, lower_pack, terms)
     stats["after_prune"] = float(len(cands))
     # building the packing model costs time per candidate; without that time, keep the greedy packing
     no_time = time.monotonic() + len(cands) * BUILD_SECONDS_PER_CANDIDATE > budget.until("build")
@@ -43,19 +46,23 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     elif no_time:
         status, chosen, bound = Status.FEASIBLE, lower_pack, -1
     else:
-        status, chosen, bound, pstats = pack(cands, counts, opts, budget.deadline, lower_pack, groups)
+        status, chosen, bound, pstats = pack(cands, counts, opts, budget.deadline, lower_pack, groups, terms)
         stats.update(pstats)
         if status == Status.UNKNOWN:
             status, chosen, bound = Status.FEASIBLE, lower_pack, -1
     if not exhaustive:
         status = Status.FEASIBLE
-    best = sum(sum(cands[r].revenue[ci]) for r, ci in chosen)
+    best = run_value(cands, chosen, terms) or 0
     if not exhaustive:  # some routes were never seen: only a bound over every stop holds
-        bound = max(best, sum(stop_bound(board, t) for t in board.trains))
+        bound = max(best, sum(stop_bound(board, t) for t in board.trains) + modifier_bound(board))
     elif bound < best:  # every route was seen: the conflict-free packing bound holds
         bound = max(best, upper)
     stats["solve_ms"] = budget.elapsed_ms()
-    evaluation = evaluate_run(board, claims_of_choice(cands, chosen, members), track_group)
+    claims = claims_of_choice(cands, chosen, members)
+    if board.modifiers:  # an award to the last route goes to the route with the largest bonus
+        claims = [claims[i] for i in order_for_awards(board.modifiers,
+                                                      [[board.nodes[n].hex for n in c.nodes] for c in claims])]
+    evaluation = evaluate_run(board, claims, track_group)
     recheck(board, evaluation, best)
     return SolveResult(revenue=best, status=status, bound=bound, routes=evaluation.routes, stats=stats,
                        evaluation=evaluation)

@@ -1,0 +1,42 @@
+"""The evaluator's hook: settle a list of priced routes under the board's modifiers.
+
+Any ruleset's evaluator calls `settle_priced` after pricing each route with
+`route_value.route_value`; it adds awards to the routes, returns the run total (the dropped route
+taken off) and appends the run findings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from solver.board import Board
+from solver.modifiers.model import BonusLine
+from solver.modifiers.run_terms import RunRoute, settle_run
+from solver.results import Finding
+
+
+class Priced(Protocol):
+    train: str
+    nodes: list[str]
+    revenue: int
+    bonuses: list[BonusLine]
+
+
+def settle_priced(board: Board, priced: Sequence[Priced], findings: list[Finding]) -> tuple[int, list[BonusLine]]:
+    """The run's total and its run lines (a dropped route); awards are added to the routes in place."""
+    mods = board.modifiers
+    if not mods:
+        return sum(r.revenue for r in priced), []
+    runs = [RunRoute(r.train, tuple(board.nodes[n].hex for n in r.nodes), r.revenue) for r in priced]
+    settled = settle_run(mods, runs)
+    for i, lines in settled.awards.items():
+        priced[i].bonuses.extend(lines)
+        priced[i].revenue += sum(line.amount for line in lines)
+    findings.extend(Finding(code, message) for code, message in settled.findings)
+    lines: list[BonusLine] = []
+    if settled.dropped is not None:
+        i, line = settled.dropped
+        lines.append(BonusLine(f"{line.label}: route {i + 1} (train {priced[i].train}) earns nothing", line.amount,
+                               line.source))
+    return settled.total, lines
