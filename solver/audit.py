@@ -19,7 +19,17 @@ def _base(source: str, raw: dict[str, Any]) -> dict[str, Any]:
     src = raw.get("source") or {}
     return {"source": source, "title": src.get("title", "?"), "company": (raw.get("company") or {}).get("id", "?"),
             "action_id": src.get("action_id"), "plain_revenue": raw.get("plain_revenue"),
-            "plain_revenue_reasons": raw.get("plain_revenue_reasons", [])}
+            "revenue_model": raw.get("revenue_model"), "revenue_model_reasons": raw.get("revenue_model_reasons") or []}
+
+
+PRICED_MODELS = ("generic", "modifiers", "h1873")  # the revenue models our rulesets price exactly
+
+
+def priced_by_our_rules(raw: dict[str, Any]) -> bool:
+    """Whether our rules price this snapshot as the engine did: its `revenue_model` says so (older
+    snapshots without one: a plain revenue)."""
+    model = raw.get("revenue_model")
+    return model in PRICED_MODELS if model else raw.get("plain_revenue") is True
 
 
 def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
@@ -40,7 +50,7 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
     recorded_revenue = recorded.get("routes_revenue")
     verdict = evaluate_with_advice(board, claims_from_recorded(recorded), time_limit_s)
     line["recorded_revenue"] = recorded_revenue
-    in_scope = raw.get("plain_revenue") is True or raw.get("revenue_model") == "h1873"
+    in_scope = priced_by_our_rules(raw)
     if in_scope and recorded_revenue is not None and recorded_revenue != verdict.revenue:
         verdict.findings.append(Finding(
             "RECORDED_REVENUE_MISMATCH", f"the run was paid {recorded_revenue} but the rules give {verdict.revenue}",

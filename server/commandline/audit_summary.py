@@ -44,13 +44,18 @@ class Summary:
     by_company: dict[tuple[str, str], Tally] = field(default_factory=lambda: defaultdict(Tally))
     total: Tally = field(default_factory=Tally)
     outside: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # title -> positions
+    outside_reasons: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # title -> reasons
     errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # kind -> count
     error_lines: list[dict[str, Any]] = field(default_factory=list)
     solve_ms: list[float] = field(default_factory=list)
 
 
 def outside_rulesets(line: dict[str, Any]) -> bool:
-    """A position whose recorded revenue carries a game-specific bonus we do not model."""
+    """A position whose rules no ruleset or modifier describes (`revenue_model: unsupported`; older
+    snapshots without a model: a game-specific bonus outside 1873)."""
+    model = line.get("revenue_model")
+    if model:
+        return model == "unsupported"
     return line.get("plain_revenue") is False and line.get("title") not in IN_SCOPE_TITLES_WITH_OWN_REVENUE
 
 
@@ -72,6 +77,7 @@ def summarise(lines: list[dict[str, Any]]) -> Summary:
             s.solve_ms.append(line["solve_ms"])
         if outside_rulesets(line):
             s.outside[line.get("title", "?")] += 1
+            s.outside_reasons[line.get("title", "?")].update(line.get("revenue_model_reasons") or [])
             continue
         s.by_title[line.get("title", "?")].add(line)
         s.by_company[(line.get("title", "?"), line.get("company", "?"))].add(line)
@@ -105,8 +111,10 @@ def print_summary(s: Summary, console: Console) -> None:
     console.print(_table("audit by title", sorted(s.by_title.items()) + [("all", s.total)]))
     console.print(_table("audit by company", [(f"{t} {c}", v) for (t, c), v in sorted(s.by_company.items())]))
     if s.outside:
-        console.print("outside our rulesets (plain_revenue false: a game-specific bonus), counted apart: "
-                      + ", ".join(f"{t} {n}" for t, n in sorted(s.outside.items()))
+        console.print("outside our rulesets (revenue_model unsupported), counted apart: "
+                      + ", ".join(f"{t} {n}" + (f" ({'; '.join(sorted(s.outside_reasons[t]))})"
+                                                if s.outside_reasons.get(t) else "")
+                                  for t, n in sorted(s.outside.items()))
                       + f" (total {sum(s.outside.values())})")
     if s.errors:
         console.print("not audited: " + ", ".join(f"{k} {v}" for k, v in sorted(s.errors.items())))
