@@ -14,6 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from server.commandline.render_cmd import add_render_parser, svg_target, write_solve_svg
 from server.serve_args import add_serve_arguments
 from solver import rulesets
 from solver.claims import claims_from_recorded
@@ -106,6 +107,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             _emit_error(args, console, pos.source, f"INTERNAL: {exc}")
             continue
         counts[result.status] += 1
+        if args.svg:
+            write_solve_svg(board, result, svg_target(args.svg, args.file, args.position, counts["positions"] - 1))
         if pos.raw.get("plain_revenue") is False:
             counts["non_plain"] += 1
         if args.json:
@@ -239,6 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
             c.add_argument("--time-limit", type=float, default=10.0, help="seconds per position (default 10)")
             c.add_argument("--objective", choices=sorted(OBJECTIVES), default="default",
                            help="1873: rulebook (most routes, then revenue; the default) or revenue-only")
+            c.add_argument("--svg", default=None, help="also write the route map: OUT.svg, or OUT-<N>.svg per "
+                                                       "position of a .jsonl(.gz) file without --position")
         else:
             c.add_argument("--routes", help="JSON file: a list of {train, nodes, legs} (snapshot ids)")
     a = sub.add_parser("audit", help="audit recorded runs: legal? revenue by the rules? money left on the table?")
@@ -253,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="1873 objective of the optimum (default revenue-only; the service rule is checked apart)")
     a.set_defaults(func=cmd_audit)
 
+    add_render_parser(sub)
     m = sub.add_parser("mines", help="1873 mine production of a mining company (JSON: mines, public_company)")
     m.add_argument("file", help='JSON: {"public_company": true, "harzer_werke": false, "mines": [{"id", "connected", '
                                 '"machine", "switcher", "machine_revenue", "switcher_revenue"}]}')
