@@ -108,6 +108,8 @@ def board_from_proto(msg: pb.Board) -> Board:
         source={"title": msg.source.title, "fixture": msg.source.fixture, "action_id": msg.source.action_id}
         if msg.HasField("source") else {},
     )
+    if msg.axes:
+        board.extra["axes"] = axes_from_text(msg.axes)
     try:
         for ext in extensions.with_board_field():
             if msg.HasField(ext.board_field):
@@ -117,6 +119,26 @@ def board_from_proto(msg: pb.Board) -> Board:
         field = exc.field if exc.field.startswith("board.") else "board." + exc.field
         raise BoardError(field, exc.message) from exc
     return board
+
+
+def axes_from_text(text: str) -> dict[str, str]:
+    """`Board.axes` ("x=number,y=letter") as the snapshot's `axes` object; BoardError names `board.axes`."""
+    axes: dict[str, str] = {}
+    for part in text.split(","):
+        key, _, value = part.strip().partition("=")
+        if key not in ("x", "y") or value not in ("letter", "number") or key in axes:
+            raise BoardError("board.axes", f"must be 'x=number,y=letter' or 'x=letter,y=number', got {text!r}")
+        axes[key] = value
+    if len(axes) != 2 or axes["x"] == axes["y"]:
+        raise BoardError("board.axes", f"give x and y, one 'letter' and one 'number', got {text!r}")
+    return axes
+
+
+def axes_to_text(axes: object) -> str:
+    """A snapshot's `axes` object as `Board.axes` text ("" when absent or not an x/y object)."""
+    if not isinstance(axes, dict) or not {"x", "y"} <= axes.keys():
+        return ""
+    return f"x={axes['x']},y={axes['y']}"
 
 
 def board_from_request(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
@@ -145,7 +167,7 @@ def board_to_proto(board: Board) -> pb.Board:
     msg = pb.Board(ruleset=board.ruleset, layout=board.layout, phase=pb.Phase(name=board.phase),
                    company=pb.Company(id=board.company, type=board.company_type,
                                       tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]),
-                   options=pb.RulesOptions(**board.options))
+                   options=pb.RulesOptions(**board.options), axes=axes_to_text(board.extra.get("axes")))
     ext = extensions.get(board.ruleset)
     if ext is not None:
         ext.board_to_proto(board, msg)
