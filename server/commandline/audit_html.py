@@ -17,7 +17,8 @@ table { border-collapse: collapse; margin: 1em 0; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: right; }
 th { background: #eee; cursor: pointer; }
 td.l, th.l { text-align: left; }
-td.src { max-width: 16em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.wide { max-width: 100%; overflow-x: auto; }
+td.src { max-width: 12em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .illegal { color: #b00; font-weight: bold; }
 .pair { display: flex; flex-wrap: wrap; gap: 2em; }
 .pair > div { flex: 1 1 28em; min-width: 0; }
@@ -61,16 +62,18 @@ def _routes(routes: list[dict[str, Any]]) -> str:
     return f"<table><tr><th class='l'>train</th><th class='l'>stops</th><th>revenue</th></tr>{rows}</table>"
 
 
+SHORT_FOLDER = 20  # longer folder names are left out of a position's label (the full path is its title)
 OPEN_MAPS = 10  # the first flagged positions show their maps unfolded; the rest open on a click
 SITE = "https://18xx.games/game/{game}?action={action}"
 
 
 def short_source(source: str) -> str:
-    """A short label of a position's source: the folder and file name without suffix, and the line."""
+    """A short label of a position's source: the folder (when short) and file name without suffix, and the line."""
     path, sep, lineno = source.rpartition(":") if re.search(r":\d+$", source) else (source, "", "")
     p = PurePath(path)
     name = p.name.removesuffix(".gz").removesuffix(".jsonl").removesuffix(".json")
-    return (f"{p.parent.name}/{name}" if p.parent.name else name) + (f":{lineno}" if sep else "")
+    folder = p.parent.name if len(p.parent.name) <= SHORT_FOLDER else ""
+    return (f"{folder}/{name}" if folder else name) + (f":{lineno}" if sep else "")
 
 
 def game_url(line: dict[str, Any]) -> str | None:
@@ -144,10 +147,11 @@ def render(summary: Summary, lines: list[dict[str, Any]]) -> str:
     return (
         "<!DOCTYPE html><html><head><meta charset='utf-8'><title>routemax audit</title>"
         f"<style>{STYLE}</style></head><body><h1>routemax audit</h1>"
-        f"<h2>Summary</h2><table>{head}{by_title}</table>"
+        f"<h2>Summary</h2><div class='wide'><table>{head}{by_title}</table></div>"
         f"<p>Outside our rulesets (game-specific bonuses), counted apart: {outside}.</p>"
         f"<p>Not audited: {errors}.</p>"
-        f"<h2>By company</h2><table>{head}{by_company}</table>"
-        f"<h2>Flagged positions ({len(flagged_lines)})</h2><p>Click a column head to sort.</p>{flagged_table}"
+        f"<h2>By company</h2><div class='wide'><table>{head}{by_company}</table></div>"
+        f"<h2>Flagged positions ({len(flagged_lines)})</h2><p>Click a column head to sort.</p>"
+        f"<div class='wide'>{flagged_table}</div>"
         f"<h2>Routes of flagged positions</h2>{''.join(details)}"
         f"<script>{SORT_SCRIPT}</script></body></html>")
