@@ -110,6 +110,8 @@ def board_from_proto(msg: pb.Board) -> Board:
         if msg.HasField("source") else {},
         modifiers=modifiers_from_proto(msg.modifiers), revenue_model=msg.revenue_model,
     )
+    if msg.axes:
+        board.extra["axes"] = axes_from_text(msg.axes)
     try:
         for ext in extensions.with_board_field():
             if msg.HasField(ext.board_field):
@@ -119,6 +121,26 @@ def board_from_proto(msg: pb.Board) -> Board:
         field = exc.field if exc.field.startswith("board.") else "board." + exc.field
         raise BoardError(field, exc.message) from exc
     return board
+
+
+def axes_from_text(text: str) -> dict[str, str]:
+    """`Board.axes` ("x=number,y=letter") as the snapshot's `axes` object; BoardError names `board.axes`."""
+    axes: dict[str, str] = {}
+    for part in text.split(","):
+        key, _, value = part.strip().partition("=")
+        if key not in ("x", "y") or value not in ("letter", "number") or key in axes:
+            raise BoardError("board.axes", f"must be 'x=number,y=letter' or 'x=letter,y=number', got {text!r}")
+        axes[key] = value
+    if len(axes) != 2 or axes["x"] == axes["y"]:
+        raise BoardError("board.axes", f"give x and y, one 'letter' and one 'number', got {text!r}")
+    return axes
+
+
+def axes_to_text(axes: object) -> str:
+    """A snapshot's `axes` object as `Board.axes` text ("" when absent or not an x/y object)."""
+    if not isinstance(axes, dict) or not {"x", "y"} <= axes.keys():
+        return ""
+    return f"x={axes['x']},y={axes['y']}"
 
 
 def board_from_request(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
@@ -148,7 +170,8 @@ def board_to_proto(board: Board) -> pb.Board:
                    company=pb.Company(id=board.company, type=board.company_type,
                                       tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]),
                    options=pb.RulesOptions(**board.options), revenue_model=board.revenue_model,
-                   modifiers=[modifier_to_proto(m) for m in board.modifiers])
+                   modifiers=[modifier_to_proto(m) for m in board.modifiers],
+                   axes=axes_to_text(board.extra.get("axes")))
     ext = extensions.get(board.ruleset)
     if ext is not None:
         ext.board_to_proto(board, msg)

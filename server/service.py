@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import grpc
 
@@ -46,7 +47,12 @@ class RouteService(pb_grpc.RouteServiceServicer):
             context.abort(grpc.StatusCode.INTERNAL, f"optimiser and evaluator disagree: {exc}")
         except BoardError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        return convert.solve_response(result)
+        response = convert.solve_response(result)
+        if request.render_svg:
+            from solver.render.pictures import solve_picture  # only when a picture is asked for
+
+            response.svg = self._picture(context, lambda: solve_picture(board, result))
+        return response
 
     def Evaluate(self, request: pb.EvaluateRequest, context: grpc.ServicerContext) -> pb.EvaluateResponse:
         board = self._board(request, context)
@@ -55,9 +61,14 @@ class RouteService(pb_grpc.RouteServiceServicer):
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"routes[{i}].train: missing train id")
             if not r.nodes:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"routes[{i}].nodes: a route needs its stops")
-        evaluation = evaluate_with_advice(board, convert.claims_from_proto(list(request.routes)),
-                                          time_budget(0, context))
-        return convert.evaluate_response(evaluation)
+        claims = convert.claims_from_proto(list(request.routes))
+        evaluation = evaluate_with_advice(board, claims, time_budget(0, context))
+        response = convert.evaluate_response(evaluation)
+        if request.render_svg:
+            from solver.render.pictures import evaluation_picture  # only when a picture is asked for
+
+            response.svg = self._picture(context, lambda: evaluation_picture(board, claims, evaluation))
+        return response
 
     def MineProduction(self, request: pb.MineProductionRequest,
                        context: grpc.ServicerContext) -> pb.MineProductionResponse:
@@ -87,6 +98,15 @@ class RouteService(pb_grpc.RouteServiceServicer):
             if not context.is_active():
                 return
             yield convert.audit_line(line)
+
+    @staticmethod
+    def _picture(context: grpc.ServicerContext, draw: Callable[[], str]) -> str:
+        """The SVG `draw` makes; a board the map cannot be drawn from is INVALID_ARGUMENT naming the field."""
+        try:
+            return draw()
+        except BoardError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            raise
 
     @staticmethod
     def _board(request, context: grpc.ServicerContext):

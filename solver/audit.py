@@ -7,18 +7,20 @@ import json
 import time
 from typing import Any
 
+from solver.audit_flags import flagged
+from solver.board import Board
 from solver.claims import claims_from_recorded
 from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import evaluate_with_advice
 from solver.optimiser import solve
-from solver.results import Finding, Objective, SolveOptions
+from solver.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
 from solver.snapshot import board_from_snapshot
 
 
 def _base(source: str, raw: dict[str, Any]) -> dict[str, Any]:
     src = raw.get("source") or {}
     return {"source": source, "title": src.get("title", "?"), "company": (raw.get("company") or {}).get("id", "?"),
-            "action_id": src.get("action_id"), "plain_revenue": raw.get("plain_revenue"),
+            "game_id": src.get("game_id"), "action_id": src.get("action_id"), "plain_revenue": raw.get("plain_revenue"),
             "revenue_model": raw.get("revenue_model"), "revenue_model_reasons": raw.get("revenue_model_reasons") or []}
 
 
@@ -33,8 +35,11 @@ def priced_by_our_rules(raw: dict[str, Any]) -> bool:
 
 
 def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
-                   objective: str = "REVENUE_ONLY") -> dict[str, Any]:
-    """The audit line of one snapshot. Errors become an `error` field, never an exception."""
+                   objective: str = "REVENUE_ONLY", maps: bool = False) -> dict[str, Any]:
+    """The audit line of one snapshot. Errors become an `error` field, never an exception.
+
+    With `maps`, a flagged position (`solver.audit_flags.flagged`) also gets `maps`: the SVG route maps of
+    the recorded run (judged) and of the optimum, drawn here where the board is at hand."""
     t0 = time.perf_counter()
     line = _base(source, raw)
     try:
@@ -48,7 +53,8 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
         return line
     recorded = raw.get("recorded") or {}
     recorded_revenue = recorded.get("routes_revenue")
-    verdict = evaluate_with_advice(board, claims_from_recorded(recorded), time_limit_s)
+    claims = claims_from_recorded(recorded)
+    verdict = evaluate_with_advice(board, claims, time_limit_s)
     line["recorded_revenue"] = recorded_revenue
     in_scope = priced_by_our_rules(raw)
     if in_scope and recorded_revenue is not None and recorded_revenue != verdict.revenue:
@@ -73,15 +79,32 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
     base = recorded_revenue if recorded_revenue is not None else verdict.revenue
     line["gap"] = result.revenue - base
     line["solve_ms"] = round((time.perf_counter() - t0) * 1000.0, 3)
+    if maps and flagged(line):
+        _draw_maps(line, board, claims, verdict, result)
     return line
 
 
-def audit_text(source: str, text: str, time_limit_s: float = 10.0, objective: str = "REVENUE_ONLY") -> dict[str, Any]:
-    """The audit line of one snapshot given as JSON text (what workers receive)."""
+def _draw_maps(line: dict[str, Any], board: Board, claims: list[ClaimedRoute], verdict: Evaluation,
+               result: SolveResult) -> None:
+    """Add the recorded and the optimal route maps to a flagged line (a map that cannot be drawn: `maps_error`)."""
+    from solver.render.pictures import evaluation_picture, solve_picture
+
+    try:
+        line["maps"] = {
+            "recorded": evaluation_picture(board, claims, verdict, title=f"{board.label()} — recorded run"),
+            "optimum": solve_picture(board, result, title=f"{board.label()} — optimal run ({result.status})"),
+        }
+    except BoardError as exc:
+        line["maps_error"] = str(exc)
+
+
+def audit_text(source: str, text: str, time_limit_s: float = 10.0, objective: str = "REVENUE_ONLY",
+               maps: bool = False) -> dict[str, Any]:
+    """The audit line of one snapshot given as JSON text (what workers receive); `maps` as in `audit_snapshot`."""
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         return {"source": source, "error": f"not valid JSON: {exc.msg}", "error_kind": "malformed"}
     if not isinstance(raw, dict) or "hexes" not in raw:
         return {"source": source, "error": "not a route snapshot", "error_kind": "malformed"}
-    return audit_snapshot(source, raw, time_limit_s, objective)
+    return audit_snapshot(source, raw, time_limit_s, objective, maps)

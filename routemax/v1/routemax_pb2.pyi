@@ -300,7 +300,7 @@ class Source(_message.Message):
     def __init__(self, title: _Optional[str] = ..., fixture: _Optional[str] = ..., action_id: _Optional[int] = ..., position: _Optional[int] = ...) -> None: ...
 
 class Board(_message.Message):
-    __slots__ = ("ruleset", "phase", "company", "trains", "hexes", "layout", "source", "options", "modifiers", "revenue_model", "h1873")
+    __slots__ = ("ruleset", "phase", "company", "trains", "hexes", "layout", "source", "options", "modifiers", "revenue_model", "axes", "h1873")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     COMPANY_FIELD_NUMBER: _ClassVar[int]
@@ -311,6 +311,7 @@ class Board(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     MODIFIERS_FIELD_NUMBER: _ClassVar[int]
     REVENUE_MODEL_FIELD_NUMBER: _ClassVar[int]
+    AXES_FIELD_NUMBER: _ClassVar[int]
     H1873_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     phase: Phase
@@ -322,8 +323,9 @@ class Board(_message.Message):
     options: RulesOptions
     modifiers: _containers.RepeatedCompositeFieldContainer[Modifier]
     revenue_model: str
+    axes: str
     h1873: Harzbahn1873
-    def __init__(self, ruleset: _Optional[str] = ..., phase: _Optional[_Union[Phase, _Mapping]] = ..., company: _Optional[_Union[Company, _Mapping]] = ..., trains: _Optional[_Iterable[_Union[Train, _Mapping]]] = ..., hexes: _Optional[_Iterable[_Union[Hex, _Mapping]]] = ..., layout: _Optional[str] = ..., source: _Optional[_Union[Source, _Mapping]] = ..., options: _Optional[_Union[RulesOptions, _Mapping]] = ..., modifiers: _Optional[_Iterable[_Union[Modifier, _Mapping]]] = ..., revenue_model: _Optional[str] = ..., h1873: _Optional[_Union[Harzbahn1873, _Mapping]] = ...) -> None: ...
+    def __init__(self, ruleset: _Optional[str] = ..., phase: _Optional[_Union[Phase, _Mapping]] = ..., company: _Optional[_Union[Company, _Mapping]] = ..., trains: _Optional[_Iterable[_Union[Train, _Mapping]]] = ..., hexes: _Optional[_Iterable[_Union[Hex, _Mapping]]] = ..., layout: _Optional[str] = ..., source: _Optional[_Union[Source, _Mapping]] = ..., options: _Optional[_Union[RulesOptions, _Mapping]] = ..., modifiers: _Optional[_Iterable[_Union[Modifier, _Mapping]]] = ..., revenue_model: _Optional[str] = ..., axes: _Optional[str] = ..., h1873: _Optional[_Union[Harzbahn1873, _Mapping]] = ...) -> None: ...
 
 class BonusValue(_message.Message):
     __slots__ = ("amount", "stop_revenue")
@@ -594,16 +596,18 @@ class Finding(_message.Message):
     def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ..., route: _Optional[int] = ..., hard: _Optional[bool] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
-    __slots__ = ("board", "snapshot_json", "time_limit_s", "objective")
+    __slots__ = ("board", "snapshot_json", "time_limit_s", "objective", "render_svg")
     BOARD_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_JSON_FIELD_NUMBER: _ClassVar[int]
     TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    RENDER_SVG_FIELD_NUMBER: _ClassVar[int]
     board: Board
     snapshot_json: str
     time_limit_s: float
     objective: Objective
-    def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., snapshot_json: _Optional[str] = ..., time_limit_s: _Optional[float] = ..., objective: _Optional[_Union[Objective, str]] = ...) -> None: ...
+    render_svg: bool
+    def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., snapshot_json: _Optional[str] = ..., time_limit_s: _Optional[float] = ..., objective: _Optional[_Union[Objective, str]] = ..., render_svg: _Optional[bool] = ...) -> None: ...
 
 class SolveStats(_message.Message):
     __slots__ = ("solve_ms", "enumerate_ms", "candidates", "candidates_after_prune", "train_classes")
@@ -620,7 +624,7 @@ class SolveStats(_message.Message):
     def __init__(self, solve_ms: _Optional[float] = ..., enumerate_ms: _Optional[float] = ..., candidates: _Optional[int] = ..., candidates_after_prune: _Optional[int] = ..., train_classes: _Optional[int] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("revenue", "status", "bound", "routes", "stats", "summary", "reason", "foreign_income", "run_lines")
+    __slots__ = ("revenue", "status", "bound", "routes", "stats", "summary", "reason", "foreign_income", "run_lines", "svg")
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     BOUND_FIELD_NUMBER: _ClassVar[int]
@@ -630,6 +634,7 @@ class SolveResponse(_message.Message):
     REASON_FIELD_NUMBER: _ClassVar[int]
     FOREIGN_INCOME_FIELD_NUMBER: _ClassVar[int]
     RUN_LINES_FIELD_NUMBER: _ClassVar[int]
+    SVG_FIELD_NUMBER: _ClassVar[int]
     revenue: int
     status: Status
     bound: int
@@ -639,7 +644,8 @@ class SolveResponse(_message.Message):
     reason: str
     foreign_income: _containers.RepeatedCompositeFieldContainer[ForeignIncome]
     run_lines: _containers.RepeatedCompositeFieldContainer[BonusLine]
-    def __init__(self, revenue: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., stats: _Optional[_Union[SolveStats, _Mapping]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., reason: _Optional[str] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ..., run_lines: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ...) -> None: ...
+    svg: str
+    def __init__(self, revenue: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., stats: _Optional[_Union[SolveStats, _Mapping]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., reason: _Optional[str] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ..., run_lines: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ..., svg: _Optional[str] = ...) -> None: ...
 
 class ForeignIncome(_message.Message):
     __slots__ = ("node", "income")
@@ -650,17 +656,19 @@ class ForeignIncome(_message.Message):
     def __init__(self, node: _Optional[str] = ..., income: _Optional[int] = ...) -> None: ...
 
 class EvaluateRequest(_message.Message):
-    __slots__ = ("board", "snapshot_json", "routes")
+    __slots__ = ("board", "snapshot_json", "routes", "render_svg")
     BOARD_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_JSON_FIELD_NUMBER: _ClassVar[int]
     ROUTES_FIELD_NUMBER: _ClassVar[int]
+    RENDER_SVG_FIELD_NUMBER: _ClassVar[int]
     board: Board
     snapshot_json: str
     routes: _containers.RepeatedCompositeFieldContainer[ClaimedRoute]
-    def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., snapshot_json: _Optional[str] = ..., routes: _Optional[_Iterable[_Union[ClaimedRoute, _Mapping]]] = ...) -> None: ...
+    render_svg: bool
+    def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., snapshot_json: _Optional[str] = ..., routes: _Optional[_Iterable[_Union[ClaimedRoute, _Mapping]]] = ..., render_svg: _Optional[bool] = ...) -> None: ...
 
 class EvaluateResponse(_message.Message):
-    __slots__ = ("legal", "revenue", "routes", "findings", "summary", "foreign_income", "run_lines")
+    __slots__ = ("legal", "revenue", "routes", "findings", "summary", "foreign_income", "run_lines", "svg")
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     ROUTES_FIELD_NUMBER: _ClassVar[int]
@@ -668,6 +676,7 @@ class EvaluateResponse(_message.Message):
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     FOREIGN_INCOME_FIELD_NUMBER: _ClassVar[int]
     RUN_LINES_FIELD_NUMBER: _ClassVar[int]
+    SVG_FIELD_NUMBER: _ClassVar[int]
     legal: bool
     revenue: int
     routes: _containers.RepeatedCompositeFieldContainer[Route]
@@ -675,7 +684,8 @@ class EvaluateResponse(_message.Message):
     summary: RunSummary
     foreign_income: _containers.RepeatedCompositeFieldContainer[ForeignIncome]
     run_lines: _containers.RepeatedCompositeFieldContainer[BonusLine]
-    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ..., run_lines: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ...) -> None: ...
+    svg: str
+    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ..., run_lines: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ..., svg: _Optional[str] = ...) -> None: ...
 
 class ListRulesetsRequest(_message.Message):
     __slots__ = ()

@@ -81,10 +81,12 @@ def done_sources(out: Path) -> set[str]:
     return seen
 
 
-def audit_batch(batch: list[tuple[str, str]], time_limit_s: float, objective: str) -> list[dict[str, Any]]:
+def audit_batch(batch: list[tuple[str, str]], time_limit_s: float, objective: str,
+                maps: bool = True) -> list[dict[str, Any]]:
     """The unit of work sent to a worker process or a Dask worker: a few positions at a time,
-    so that sending work and results costs little beside the audit itself."""
-    return [audit_text(source, text, time_limit_s, objective) for source, text in batch]
+    so that sending work and results costs little beside the audit itself. With `maps`, flagged
+    positions carry their route maps (drawn in the worker, which has the board)."""
+    return [audit_text(source, text, time_limit_s, objective, maps) for source, text in batch]
 
 
 @contextmanager
@@ -111,8 +113,9 @@ def make_executor(workers: int, dask: bool, scheduler: str | None) -> Iterator[E
 
 def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_limit_s: float = 10.0,
               objective: str = "REVENUE_ONLY", window: int = 8, batch_size: int = 4,
-              on_line: Callable[[dict[str, Any]], None] | None = None) -> int:
-    """Audit every item not yet in `out`, appending each line as it completes; returns lines written."""
+              on_line: Callable[[dict[str, Any]], None] | None = None, maps: bool = True) -> int:
+    """Audit every item not yet in `out`, appending each line as it completes; returns lines written.
+    With `maps` (the default), flagged positions carry their route maps for the HTML report."""
     skip = done_sources(out)
     written = 0
     with out.open("a", encoding="utf-8") as fh:
@@ -130,7 +133,7 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
 
         def submit() -> None:
             nonlocal pending
-            pending.add(executor.submit(audit_batch, list(batch), time_limit_s, objective))  # type: ignore[union-attr]
+            pending.add(executor.submit(audit_batch, list(batch), time_limit_s, objective, maps))  # type: ignore[union-attr]
             batch.clear()
             if len(pending) >= window:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -145,7 +148,7 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
                 emit({"source": item.source, "error": item.error, "error_kind": "malformed"})
                 continue
             if executor is None:
-                emit(audit_text(item.source, item.text, time_limit_s, objective))
+                emit(audit_text(item.source, item.text, time_limit_s, objective, maps))
                 continue
             batch.append((item.source, item.text))
             if len(batch) >= batch_size:

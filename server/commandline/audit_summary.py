@@ -12,7 +12,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-IN_SCOPE_TITLES_WITH_OWN_REVENUE = {"Harzbahn 1873"}
+from solver.audit_flags import IN_SCOPE_TITLES_WITH_OWN_REVENUE, flagged, outside_rulesets
+
+__all__ = ["IN_SCOPE_TITLES_WITH_OWN_REVENUE", "Summary", "Tally", "flagged", "outside_rulesets", "summarise"]
 
 
 @dataclass
@@ -48,22 +50,6 @@ class Summary:
     errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # kind -> count
     error_lines: list[dict[str, Any]] = field(default_factory=list)
     solve_ms: list[float] = field(default_factory=list)
-
-
-def outside_rulesets(line: dict[str, Any]) -> bool:
-    """A position whose rules no ruleset or modifier describes (`revenue_model: unsupported`; older
-    snapshots without a model: a game-specific bonus outside 1873)."""
-    model = line.get("revenue_model")
-    if model:
-        return model == "unsupported"
-    return line.get("plain_revenue") is False and line.get("title") not in IN_SCOPE_TITLES_WITH_OWN_REVENUE
-
-
-def flagged(line: dict[str, Any]) -> bool:
-    verdict = line.get("verdict") or {}
-    return "error" not in line and not outside_rulesets(line) and (
-        not verdict.get("legal", True) or (line.get("gap") or 0) != 0
-        or any(f.get("code") in ("UNDERSERVICED", "RECORDED_REVENUE_MISMATCH") for f in verdict.get("findings", [])))
 
 
 def summarise(lines: list[dict[str, Any]]) -> Summary:

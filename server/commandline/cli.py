@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from server.commandline import inputs
 from server.commandline.exits import EXIT_CODES_HELP, CliError, Exit
 from server.commandline.interrupt import Interrupted, run_interruptible
+from server.commandline.render_cmd import add_render_parser, svg_target, write_solve_svg
 from server.serve_args import add_serve_arguments
 from solver.examples import EXAMPLES, example_path
 
@@ -52,18 +53,6 @@ def _console(stderr: bool = False) -> Console:
 
 def _file_of(args: argparse.Namespace) -> Path:
     return example_path(args.example or "default") if args.file is None else Path(args.file)
-
-
-def _board(raw: dict[str, Any], source: str) -> Board:
-    from solver.errors import BoardError
-    from solver.snapshot import board_from_snapshot
-
-    try:
-        return board_from_snapshot(raw)
-    except BoardError as exc:
-        raise CliError(Exit.BAD_INPUT, f"{source}: {exc}") from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise CliError(Exit.BAD_INPUT, f"{source}: malformed snapshot ({exc!r})") from None
 
 
 def _run_details(extras: RunExtras | None) -> dict[str, Any]:
@@ -144,7 +133,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         counts["positions"] += 1
         try:
             raw = inputs.snapshot_object(pos)
-            board = _board(raw, pos.source)
+            board = inputs.board_of(raw, pos.source)
         except CliError as exc:  # one bad position of a file: say so and go on with the next
             counts["errors"] += 1
             _position_error(args, pos.source, exc.message)
@@ -158,6 +147,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 _show_solve(args, out, pos.source, raw, stop.partial)  # type: ignore[arg-type]
             raise
         counts[str(result.status)] += 1
+        if args.svg:
+            write_solve_svg(board, result, svg_target(args.svg, args.file, args.position, counts["positions"] - 1))
         _show_solve(args, out, pos.source, raw, result)
     if counts["positions"] > 1 or not args.json:
         err.print("summary: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
@@ -207,7 +198,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     claims_file = inputs.routes_file(Path(args.routes)) if args.routes else None
     for pos in inputs.positions(path, args.position):
         raw = inputs.snapshot_object(pos)
-        board = _board(raw, pos.source)
+        board = inputs.board_of(raw, pos.source)
         claims = claims_file if claims_file is not None else inputs.recorded_routes(raw, pos.source)
         ev = run_interruptible(lambda _token, b=board, c=claims: evaluate_with_advice(b, c))
         illegal += 0 if ev.legal else 1
@@ -315,13 +306,6 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(Exit.USAGE, f"{self.prog}: {message}")
 
 
-def _time_limit_arg(text: str) -> float:
-    try:
-        return inputs.time_limit(text)
-    except CliError as exc:
-        raise argparse.ArgumentTypeError(exc.message.removeprefix("--time-limit: ")) from None
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="routemax", description="Legal maximum train routes for 18xx games.", epilog=EXIT_CODES_HELP)
     p.add_argument("--version", action="version", version=f"routemax {version()}")
@@ -337,10 +321,12 @@ def build_parser() -> argparse.ArgumentParser:
         c.add_argument("--json", action="store_true", help="one JSON object per position")
         c.set_defaults(func=func)
         if name == "solve":
-            c.add_argument("--time-limit", type=_time_limit_arg, default=DEFAULT_TIME_LIMIT_S,
+            c.add_argument("--time-limit", type=inputs.time_limit_arg, default=DEFAULT_TIME_LIMIT_S,
                            help=f"seconds per position, above 0 (default {DEFAULT_TIME_LIMIT_S:g})")
             c.add_argument("--objective", choices=sorted(OBJECTIVES), default="default",
                            help="1873: rulebook (most routes, then revenue; the default) or revenue-only")
+            c.add_argument("--svg", default=None, help="also write the route map: OUT.svg, or OUT-<N>.svg per "
+                                                       "position of a .jsonl(.gz) file without --position")
         else:
             c.add_argument("--routes", help="JSON file: a list of {train, nodes, legs} (snapshot ids), "
                                             "or {\"routes\": [...]}")
@@ -352,13 +338,14 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster (pip install 'routemax[dask]')")
     a.add_argument("--dask-scheduler", default=None, help="run on the Dask cluster at this scheduler address")
     a.add_argument("--html", default=None, help="also write a self-contained HTML report")
-    a.add_argument("--time-limit", type=_time_limit_arg, default=DEFAULT_TIME_LIMIT_S,
+    a.add_argument("--time-limit", type=inputs.time_limit_arg, default=DEFAULT_TIME_LIMIT_S,
                    help=f"seconds per position, above 0 (default {DEFAULT_TIME_LIMIT_S:g})")
     a.add_argument("--objective", choices=sorted(OBJECTIVES), default="revenue-only",
                    help="1873 objective of the optimum (default revenue-only; the service rule is checked apart)")
     a.add_argument("--fail-on-illegal", action="store_true", help="exit 1 when any recorded run is illegal")
     a.set_defaults(func=cmd_audit)
 
+    add_render_parser(sub)
     m = sub.add_parser("mines", help="1873 mine production of a mining company (JSON: mines, public_company)",
                        epilog=EXIT_CODES_HELP)
     m.add_argument("file", help='JSON: {"public_company": true, "harzer_werke": false, "mines": [{"id", "connected", '

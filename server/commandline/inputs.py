@@ -10,11 +10,14 @@ import math
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.commandline.exits import CliError, Exit
 from solver.results import ClaimedRoute
 from solver.snapshot import Position, read_positions
+
+if TYPE_CHECKING:
+    from solver.board import Board
 
 
 def time_limit(text: str) -> float:
@@ -26,6 +29,29 @@ def time_limit(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise CliError(Exit.USAGE, f"--time-limit: must be a number of seconds above 0, got {text}")
     return value
+
+
+def time_limit_arg(text: str) -> float:
+    """`time_limit` as an argparse type: a bad value is a usage error naming --time-limit."""
+    import argparse
+
+    try:
+        return time_limit(text)
+    except CliError as exc:
+        raise argparse.ArgumentTypeError(exc.message.removeprefix("--time-limit: ")) from None
+
+
+def board_of(raw: dict[str, Any], source: str) -> Board:
+    """The validated board of a snapshot; a CliError (bad input) naming the source and the field."""
+    from solver.errors import BoardError
+    from solver.snapshot import board_from_snapshot
+
+    try:
+        return board_from_snapshot(raw)
+    except BoardError as exc:
+        raise CliError(Exit.BAD_INPUT, f"{source}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise CliError(Exit.BAD_INPUT, f"{source}: malformed snapshot ({exc!r})") from None
 
 
 def positions(path: Path, position: int | None) -> Iterator[Position]:
