@@ -10,6 +10,30 @@ from typing import Any
 from solver.board import Board
 from solver.snapshot import SNAPSHOT_FORMAT, board_from_snapshot
 
+# pointy layout, axial (q, r): edge -> step. 0 SW, 1 W, 2 NW, 3 NE, 4 E, 5 SE; edge e faces (e+3)%6.
+STEPS = {0: (-1, 1), 1: (-1, 0), 2: (0, -1), 3: (1, -1), 4: (1, 0), 5: (0, 1)}
+
+
+def hex_id(cell: tuple[int, int]) -> str:
+    """A hex id in the engine's letter-row, number-column style for an axial cell."""
+    q, r = cell
+    return f"{'ABCDEFGHIJKLM'[r + 6]}{q + 10}"
+
+
+def blob_cells(rng: random.Random, n: int) -> list[tuple[int, int]]:
+    """n connected cells grown at random from the origin (at most three rows either side)."""
+    cells = [(0, 0)]
+    while len(cells) < n:
+        q, r = rng.choice(cells)
+        dq, dr = STEPS[rng.randrange(6)]
+        if (q + dq, r + dr) not in cells and abs(r + dr) <= 3:
+            cells.append((q + dq, r + dr))
+    return cells
+
+
+def row_cells(n: int) -> list[tuple[int, int]]:
+    return [(q, 0) for q in range(n)]
+
 
 class BoardBuilder:
     """Build a `18xx-route-snapshot/1` object hex by hex.

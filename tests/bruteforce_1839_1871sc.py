@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from solver.board import Board, Node, Train
-from tests.boards import BoardBuilder, close_hex_track
+from tests.boards import STEPS, BoardBuilder, blob_cells, close_hex_track, hex_id, row_cells
 from tests.bruteforce import BLeg, describe, leg_is_walkable, legs_from, route_problems, track_keys
 
 LOCATIONS = ("city", "town", "offboard", "halt", "pass")
@@ -467,25 +467,8 @@ def describe_full(board: Board) -> str:
 
 # ---------------------------------------------------------------- random boards
 
-# pointy layout, axial (q, r): edge -> step. 0 SW, 1 W, 2 NW, 3 NE, 4 E, 5 SE; edge e faces (e+3)%6.
-STEPS = {0: (-1, 1), 1: (-1, 0), 2: (0, -1), 3: (1, -1), 4: (1, 0), 5: (0, 1)}
-
-
-def _hex_id(cell: tuple[int, int]) -> str:
-    q, r = cell
-    return f"{'ABCDEFGHIJKLM'[r + 6]}{q + 10}"
-
-
 def _cells(rng: random.Random, n: int) -> list[tuple[int, int]]:
-    if rng.random() < 0.2:
-        return [(q, 0) for q in range(n)]
-    cells = [(0, 0)]
-    while len(cells) < n:
-        q, r = rng.choice(cells)
-        dq, dr = STEPS[rng.randrange(6)]
-        if (q + dq, r + dr) not in cells and abs(r + dr) <= 3:
-            cells.append((q + dq, r + dr))
-    return cells
+    return row_cells(n) if rng.random() < 0.2 else blob_cells(rng, n)
 
 
 def _lay_track(rng: random.Random, b: BoardBuilder, hid: str, edges: list[int], nodes: list[str]) -> None:
@@ -521,14 +504,14 @@ def _skeleton(rng: random.Random, n_min: int, n_max: int,
     chance that a hex with one node holds an off-board."""
     b = BoardBuilder()
     cells = _cells(rng, rng.randint(n_min, n_max))
-    ids = [_hex_id(c) for c in cells]
+    ids = [hex_id(c) for c in cells]
     for h in ids:
         b.hex(h)
     for (q, r), hid in zip(cells, ids):
         for e in (3, 4, 5):
             other = (q + STEPS[e][0], r + STEPS[e][1])
             if other in cells and rng.random() < 0.93:
-                b.link(hid, e, _hex_id(other))
+                b.link(hid, e, hex_id(other))
     plan: list[list] = []
     for hid in ids:
         k = rng.choices((0, 1, 2), weights=(2, 5, 3))[0]

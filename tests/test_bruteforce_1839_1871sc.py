@@ -11,9 +11,6 @@ brute force's own rules must find the routes legal and worth the same.
 
 from __future__ import annotations
 
-import functools
-import time
-
 import pytest
 
 from solver.board import Board
@@ -32,44 +29,31 @@ from tests.bruteforce_1839_1871sc import (
     make_snapshot_1871sc,
     serves,
 )
+from tests.crosscheck import CrossCheck, answer_problems, assert_batch, claims_of, solve_or_report
 
 SEEDS = {"1839": 250, "1871sc": 250}
 BATCH = 25
+SEARCH_LIMIT = 100_000  # run combinations the brute force may try on one board
 MAKERS = {"1839": make_snapshot_1839, "1871sc": make_snapshot_1871sc}
 
 
-@functools.cache
-def case(ruleset: str, seed: int) -> tuple[Board, BruteResult, float]:
-    board = board_from_snapshot(MAKERS[ruleset](seed))
-    t0 = time.perf_counter()
-    result = brute_force(board)
-    return board, result, time.perf_counter() - t0
+CHECKS = {name: CrossCheck(make, lambda board, _snap: brute_force(board)) for name, make in MAKERS.items()}
 
 
 def check_seed(ruleset: str, seed: int) -> str | None:
     """None when the optimiser agrees with the brute force on this seed, else a report."""
-    board, brute, _ = case(ruleset, seed)
+    case = CHECKS[ruleset].case(seed)
+    board, brute = case.board, case.brute
+    res, crash = solve_or_report(board, f"{ruleset} seed {seed}", describe_full)
+    if res is None:
+        return crash
     problems = []
-    try:
-        res = solve(board, SolveOptions())
-    except Exception as exc:  # report any crash with its seed
-        return f"{ruleset} seed {seed}: solve raised {type(exc).__name__}: {exc}\n{describe_full(board)}"
-    if res.revenue != brute.optimum:
-        problems.append(f"revenue {res.revenue} != brute force {brute.optimum}")
-    if res.status != "OPTIMAL":
-        problems.append(f"status {res.status}")
     # the 1839 FLOOD pseudo-route has no legs and is not a claim
     legless = [r.train for r in res.routes if not r.legs and board.train(r.train).unit != "flood"]
     if legless:
         problems.append(f"routes without legs for trains {legless}")
-    claims = [ClaimedRoute(train=r.train, nodes=list(r.nodes), legs=[list(leg.paths) for leg in r.legs])
-              for r in res.routes if r.legs]
-    ev = evaluate(board, claims)
-    if not ev.legal or ev.revenue != res.revenue:
-        problems.append(f"evaluator: legal={ev.legal} revenue={ev.revenue} {[f.message for f in ev.findings]}")
-    own_rev, own_problems = judge(board, [(c.train, c.nodes, c.legs) for c in claims])
-    if own_problems or own_rev != res.revenue:
-        problems.append(f"brute-force rules: revenue {own_rev}, problems {own_problems}")
+    claims = claims_of(res, keep=lambda r: bool(r.legs))
+    problems += answer_problems(board, res, brute.optimum, claims, judge)
     if not problems:
         return None
     solver_routes = "\n".join(f"    {r.train}: {' '.join(r.nodes)} stops {r.stop_revenues} legs "
@@ -87,8 +71,7 @@ BATCHES = [(rs, start) for rs, n in SEEDS.items() for start in range(0, n, BATCH
 
 @pytest.mark.parametrize(("ruleset", "start"), BATCHES, ids=[f"{rs}-seeds{s}-{s + BATCH - 1}" for rs, s in BATCHES])
 def test_optimiser_matches_brute_force(ruleset: str, start: int) -> None:
-    failures = [msg for seed in range(start, start + BATCH) if (msg := check_seed(ruleset, seed))]
-    assert not failures, f"{len(failures)} seed(s) disagree:\n" + "\n".join(failures)
+    assert_batch(lambda seed: check_seed(ruleset, seed), range(start, start + BATCH))
 
 
 def test_generators_are_deterministic() -> None:
@@ -111,10 +94,10 @@ def _locations_shared(board: Board, brute: BruteResult) -> bool:
 def test_1839_boards_are_a_meaningful_mix() -> None:
     """The 1839 cross-check cannot pass vacuously: boards pay, need two or more routes, count a
     location once, pay exchange markers, pass foreign markers and use FLOOD trains and options."""
-    cases = [case("1839", seed) for seed in range(SEEDS["1839"])]
+    cases = [(c.board, c.brute) for c in CHECKS["1839"].cases(range(SEEDS["1839"]))]
     tally = dict.fromkeys(("paying", "multi", "shared", "own_exchange", "foreign_passed", "foreign_end", "flood",
                            "flood_plus_routes", "same_country", "options", "threeD"), 0)
-    for board, brute, _ in cases:
+    for board, brute in cases:
         company = board.company
         runs = brute.assignment
         tally["paying"] += brute.optimum > 0
@@ -141,16 +124,16 @@ def test_1839_boards_are_a_meaningful_mix() -> None:
     assert tally["flood"] >= 15 and tally["flood_plus_routes"] >= 5, tally
     assert tally["same_country"] >= 10, tally
     assert tally["options"] >= 30 and tally["threeD"] >= 15, tally
-    assert max(t for _, _, t in cases) < 2.0
+    assert max(brute.searched for _, brute in cases) < SEARCH_LIMIT  # the brute force stays small (a count)
 
 
 def test_1871sc_boards_are_a_meaningful_mix() -> None:
     """The 1871sc cross-check cannot pass vacuously: boards pay, need two or more routes, run both
     classes, pass stops of the other class, double F/E revenue and share track between classes."""
-    cases = [case("1871sc", seed) for seed in range(SEEDS["1871sc"])]
+    cases = [(c.board, c.brute) for c in CHECKS["1871sc"].cases(range(SEEDS["1871sc"]))]
     tally = dict.fromkeys(("paying", "multi", "both_classes", "passes_other_class", "doubled", "best_hexes",
                            "share_across_classes", "minor"), 0)
-    for board, brute, _ in cases:
+    for board, brute in cases:
         runs = brute.assignment
         tally["paying"] += brute.optimum > 0
         tally["multi"] += len(runs) >= 2 and brute.optimum > brute.best_single
@@ -174,7 +157,7 @@ def test_1871sc_boards_are_a_meaningful_mix() -> None:
     assert tally["best_hexes"] >= 5, tally
     assert tally["share_across_classes"] >= 3, tally
     assert tally["minor"] >= 5, tally
-    assert max(t for _, _, t in cases) < 2.0
+    assert max(brute.searched for _, brute in cases) < SEARCH_LIMIT  # the brute force stays small (a count)
 
 
 # ---------------------------------------------------------------- the brute force on hand-made boards
