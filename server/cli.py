@@ -14,6 +14,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+import routemax
+from server.config import SETTINGS, ServerConfig
 from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import ClaimedRoute, Evaluation, PricedRoute, claims_from_recorded, evaluate
 from solver.examples import EXAMPLES, example_path
@@ -227,25 +229,20 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from server.app import create_server, default_address
+    from server.lifecycle import serve_command
 
-    host, port = default_address()
-    server, bound = create_server(args.host or host, args.port if args.port is not None else port)
-    print(f"routemax listening on {args.host or host}:{bound}", flush=True)
-    try:
-        server.wait_for_termination()
-    except KeyboardInterrupt:
-        server.stop(grace=1.0)
-    return 0
+    return serve_command({name: getattr(args, name) for name in SETTINGS})
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="routemax", description="Legal maximum train routes for 18xx games.")
+    p.add_argument("--version", action="version", version=f"routemax {routemax.__version__}")
     sub = p.add_subparsers(dest="command")
 
-    s = sub.add_parser("serve", help="run the gRPC service")
-    s.add_argument("--host", default=None, help="listen address (default 127.0.0.1, or $ROUTEMAX_HOST)")
-    s.add_argument("--port", type=int, default=None, help="port (default 50051, or $ROUTEMAX_PORT)")
+    s = sub.add_parser("serve", help="run the gRPC service (flags beat $ROUTEMAX_* variables beat defaults)")
+    for name, setting in SETTINGS.items():
+        s.add_argument(setting.flag, dest=name, default=None,
+                       help=f"default {getattr(ServerConfig, name)}, or ${setting.env}")
     s.set_defaults(func=cmd_serve)
 
     for name, func, helptext in (("solve", cmd_solve, "find the maximum revenue routes"),

@@ -1,0 +1,128 @@
+"""One log line per RPC (method, ruleset, positions, status, duration, revenue), as a grpc.ServerInterceptor."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+
+from solver.snapshot import ruleset_for_title
+
+log = logging.getLogger("routemax.request")
+
+
+def ruleset_of(request: Any) -> str | None:
+    """The ruleset a Solve/Evaluate request names (board.ruleset, or the snapshot's ruleset/title)."""
+    which = request.WhichOneof("input") if "input" in request.DESCRIPTOR.oneofs_by_name else None
+    if which == "board":
+        return request.board.ruleset or "standard"
+    if which == "snapshot_json":
+        try:
+            snap = json.loads(request.snapshot_json)
+            return snap.get("ruleset") or ruleset_for_title(snap.get("source", {}).get("title", ""))
+        except (ValueError, AttributeError):
+            return None
+    return None
+
+
+class InFlight:
+    """A thread-safe count of the RPCs being handled."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._n = 0
+
+    def add(self, delta: int) -> None:
+        with self._lock:
+            self._n += delta
+
+    @property
+    def count(self) -> int:
+        with self._lock:
+            return self._n
+
+
+class RequestLogInterceptor(grpc.ServerInterceptor):
+    """Wraps unary-unary and stream-stream handlers; logs after each call ends, however it ends."""
+
+    def __init__(self, in_flight: InFlight | None = None) -> None:
+        self.in_flight = in_flight or InFlight()
+
+    def intercept_service(self, continuation: Callable, handler_call_details: grpc.HandlerCallDetails):
+        handler = continuation(handler_call_details)
+        if handler is None:
+            return None
+        method = handler_call_details.method.rsplit("/", 1)[-1]
+        if handler.unary_unary is not None:
+            return grpc.unary_unary_rpc_method_handler(
+                self._unary(method, handler.unary_unary), handler.request_deserializer, handler.response_serializer)
+        if handler.stream_stream is not None:
+            return grpc.stream_stream_rpc_method_handler(
+                self._stream(method, handler.stream_stream), handler.request_deserializer,
+                handler.response_serializer)
+        return handler  # unary-stream (health Watch): long-lived, not logged per call
+
+    def _unary(self, method: str, behaviour: Callable) -> Callable:
+        def wrapped(request: Any, context: grpc.ServicerContext) -> Any:
+            t0 = time.perf_counter()
+            self.in_flight.add(1)
+            log.debug("request_start", extra={"fields": {"method": method}})
+            response, failed = None, True
+            try:
+                response = behaviour(request, context)
+                failed = False
+                return response
+            finally:
+                self.in_flight.add(-1)
+                fields: dict[str, Any] = {"method": method}
+                ruleset = ruleset_of(request) if log.isEnabledFor(logging.INFO) else None
+                if ruleset:
+                    fields["ruleset"] = ruleset
+                if response is not None and "revenue" in response.DESCRIPTOR.fields_by_name:
+                    fields["revenue"] = response.revenue
+                _emit(fields, context, failed, t0)
+
+        return wrapped
+
+    def _stream(self, method: str, behaviour: Callable) -> Callable:
+        def wrapped(request_iterator: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:
+            t0 = time.perf_counter()
+            self.in_flight.add(1)
+            log.debug("request_start", extra={"fields": {"method": method}})
+            counts = {"positions": 0, "lines": 0}
+
+            def counted() -> Iterator[Any]:
+                for item in request_iterator:
+                    counts["positions"] += 1
+                    yield item
+
+            failed = True
+            try:
+                for out in behaviour(counted(), context):
+                    counts["lines"] += 1
+                    yield out
+                failed = False
+            finally:
+                self.in_flight.add(-1)
+                _emit({"method": method, **counts}, context, failed, t0)
+
+        return wrapped
+
+
+def _emit(fields: dict[str, Any], context: grpc.ServicerContext, failed: bool, t0: float) -> None:
+    code = context.code()
+    if code is None and failed:
+        code = grpc.StatusCode.UNKNOWN if context.is_active() else grpc.StatusCode.CANCELLED
+    code = code or grpc.StatusCode.OK
+    fields["code"] = code.name
+    fields["duration_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+    if code is not grpc.StatusCode.OK:
+        details = context.details()
+        if details:
+            fields["details"] = details.decode() if isinstance(details, bytes) else str(details)
+    log.info("request", extra={"fields": fields})
