@@ -15,6 +15,7 @@ from grpc_reflection.v1alpha import reflection
 from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
 from server.config import ServerConfig
+from server.health import HealthServicer
 from server.request_log import InFlight, RequestLogInterceptor
 from server.service import RouteService
 
@@ -46,7 +47,7 @@ def server_options(config: ServerConfig) -> list[tuple[str, int]]:
 
 
 def create_server(config: ServerConfig, in_flight: InFlight | None = None,
-                  ) -> tuple[grpc.Server, int, health.HealthServicer]:
+                  ) -> tuple[grpc.Server, int, HealthServicer]:
     """Build and start a server (port 0 picks a free port); health is SERVING once it listens.
 
     Returns the server, the bound port and the health servicer. Raises ListenError (an OSError)
@@ -54,7 +55,7 @@ def create_server(config: ServerConfig, in_flight: InFlight | None = None,
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="rpc"),
                          interceptors=[RequestLogInterceptor(in_flight)], options=server_options(config))
     pb_grpc.add_RouteServiceServicer_to_server(RouteService(config), server)
-    health_servicer = health.HealthServicer()
+    health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     problem = _bind_problem(config.host, config.port)  # ask first: grpcio's own failure is a C-core log line

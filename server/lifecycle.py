@@ -11,11 +11,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from grpc_health.v1.health import HealthServicer
-
 import routemax
 from server.app import ListenError, create_server
 from server.config import ConfigError, ServerConfig
+from server.health import HealthServicer
 from server.logging_setup import configure_logging
 from server.request_log import InFlight
 
@@ -76,8 +75,8 @@ def serve_command(overrides: Mapping[str, Any], env: Mapping[str, str] = os.envi
 
 
 def _not_serving(health_servicer: HealthServicer, wait_s: float) -> None:
-    """Every health status to NOT_SERVING. grpcio sends the change to each Watch stream and waits for the
-    send to complete; a stalled watcher must not hold up the shutdown, so this waits at most wait_s."""
+    """Every health status to NOT_SERVING. The change is sent to each Watch stream, waiting for each send
+    to complete; a stalled watcher must not hold up the shutdown, so this waits at most wait_s."""
     worker = threading.Thread(target=health_servicer.enter_graceful_shutdown, name="health-shutdown", daemon=True)
     worker.start()
     worker.join(wait_s)

@@ -14,6 +14,7 @@ import grpc
 from solver.snapshot import ruleset_for_title
 
 log = logging.getLogger("routemax.request")
+QUIET_SERVICES = frozenset({"grpc.health.v1.Health"})  # probes: logged at DEBUG only
 
 
 def ruleset_of(request: Any) -> str | None:
@@ -57,17 +58,19 @@ class RequestLogInterceptor(grpc.ServerInterceptor):
         handler = continuation(handler_call_details)
         if handler is None:
             return None
-        method = handler_call_details.method.rsplit("/", 1)[-1]
+        service, method = handler_call_details.method.lstrip("/").rsplit("/", 1)
+        level = logging.DEBUG if service in QUIET_SERVICES else logging.INFO
         if handler.unary_unary is not None:
             return grpc.unary_unary_rpc_method_handler(
-                self._unary(method, handler.unary_unary), handler.request_deserializer, handler.response_serializer)
+                self._unary(method, level, handler.unary_unary), handler.request_deserializer,
+                handler.response_serializer)
         if handler.stream_stream is not None:
             return grpc.stream_stream_rpc_method_handler(
-                self._stream(method, handler.stream_stream), handler.request_deserializer,
+                self._stream(method, level, handler.stream_stream), handler.request_deserializer,
                 handler.response_serializer)
         return handler  # unary-stream (health Watch): long-lived, not logged per call
 
-    def _unary(self, method: str, behaviour: Callable) -> Callable:
+    def _unary(self, method: str, level: int, behaviour: Callable) -> Callable:
         def wrapped(request: Any, context: grpc.ServicerContext) -> Any:
             t0 = time.perf_counter()
             self.in_flight.add(1)
@@ -80,41 +83,42 @@ class RequestLogInterceptor(grpc.ServerInterceptor):
             finally:
                 self.in_flight.add(-1)
                 fields: dict[str, Any] = {"method": method}
-                ruleset = ruleset_of(request) if log.isEnabledFor(logging.INFO) else None
+                ruleset = ruleset_of(request) if log.isEnabledFor(level) else None
                 if ruleset:
                     fields["ruleset"] = ruleset
                 if response is not None and "revenue" in response.DESCRIPTOR.fields_by_name:
                     fields["revenue"] = response.revenue
-                _emit(fields, context, failed, t0)
+                _emit(level, fields, context, failed, t0)
 
         return wrapped
 
-    def _stream(self, method: str, behaviour: Callable) -> Callable:
+    def _stream(self, method: str, level: int, behaviour: Callable) -> Callable:
         def wrapped(request_iterator: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:
             t0 = time.perf_counter()
             self.in_flight.add(1)
             log.debug("request_start", extra={"fields": {"method": method}})
-            counts = {"positions": 0, "lines": 0}
+            into, out = ("positions", "lines") if method == "Audit" else ("messages_in", "messages_out")
+            counts = {into: 0, out: 0}
 
             def counted() -> Iterator[Any]:
                 for item in request_iterator:
-                    counts["positions"] += 1
+                    counts[into] += 1
                     yield item
 
             failed = True
             try:
-                for out in behaviour(counted(), context):
-                    counts["lines"] += 1
-                    yield out
+                for message in behaviour(counted(), context):
+                    counts[out] += 1
+                    yield message
                 failed = False
             finally:
                 self.in_flight.add(-1)
-                _emit({"method": method, **counts}, context, failed, t0)
+                _emit(level, {"method": method, **counts}, context, failed, t0)
 
         return wrapped
 
 
-def _emit(fields: dict[str, Any], context: grpc.ServicerContext, failed: bool, t0: float) -> None:
+def _emit(level: int, fields: dict[str, Any], context: grpc.ServicerContext, failed: bool, t0: float) -> None:
     code = context.code()
     if code is None and failed:
         code = grpc.StatusCode.UNKNOWN if context.is_active() else grpc.StatusCode.CANCELLED
@@ -125,4 +129,4 @@ def _emit(fields: dict[str, Any], context: grpc.ServicerContext, failed: bool, t
         details = context.details()
         if details:
             fields["details"] = details.decode() if isinstance(details, bytes) else str(details)
-    log.info("request", extra={"fields": fields})
+    log.log(level, "request", extra={"fields": fields})

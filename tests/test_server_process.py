@@ -133,6 +133,7 @@ def test_sigterm_drains_an_inflight_solve(start) -> None:
     assert stopping["signal"] == "SIGTERM" and stopping["in_flight"] == 1
     assert any(e["event"] == "request" and e["method"] == "Solve" and e["code"] == "OK" for e in events)
     assert events[-1]["event"] == "stopped" and events[-1]["unfinished"] == 0
+    assert not [e for e in events if e["level"] in ("WARNING", "ERROR")], "the health update or the drain stalled"
     assert "Traceback" not in server.log_path.read_text()
 
 
@@ -157,6 +158,7 @@ def test_log_has_startup_and_request_lines(start) -> None:
         audit = list(stub.Audit(iter([pb.AuditRequest(source="a", snapshot_json=snapshot, time_limit_s=5),
                                       pb.AuditRequest(source="b", snapshot_json=snapshot, time_limit_s=5)]),
                                 timeout=120))
+        health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
     assert len(audit) == 2
     first = server.events()[0]
     assert first["event"] == "start" and first["version"] == routemax.__version__
@@ -168,6 +170,7 @@ def test_log_has_startup_and_request_lines(start) -> None:
     assert by_method[("Solve", "INVALID_ARGUMENT")]["details"]
     assert ("ListRulesets", "OK") in by_method
     assert by_method[("Audit", "OK")]["positions"] == 2
+    assert ("Check", "OK") not in by_method, "health probes are logged at DEBUG only"
 
 
 def test_oversized_request_is_resource_exhausted(start) -> None:
