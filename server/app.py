@@ -1,9 +1,10 @@
-"""Start the grpcio server: RouteService plus the standard health service and reflection."""
+"""Build the grpcio server from a ServerConfig: RouteService, the standard health service, reflection,
+the request log and the message size limits."""
 
 from __future__ import annotations
 
-import argparse
-import os
+import errno
+import socket
 from concurrent import futures
 
 import grpc
@@ -12,45 +13,78 @@ from grpc_reflection.v1alpha import reflection
 
 from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
-from server.serve_args import add_serve_arguments
+from server.config import ServerConfig
+from server.health import HealthServicer
+from server.request_log import InFlight, RequestLogInterceptor
 from server.service import RouteService
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 50051
-PORT_ENV = "ROUTEMAX_PORT"
-HOST_ENV = "ROUTEMAX_HOST"
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["RouteService"].full_name
 
 
-def default_address() -> tuple[str, int]:
-    """Host and port from ROUTEMAX_HOST / ROUTEMAX_PORT, else 127.0.0.1:50051."""
-    return os.environ.get(HOST_ENV, DEFAULT_HOST), int(os.environ.get(PORT_ENV, DEFAULT_PORT))
+class ListenError(OSError):
+    """The server could not bind its address; `reason` is a few words such as "address in use"."""
+
+    def __init__(self, host: str, port: int, reason: str, err: int = 0) -> None:
+        super().__init__(err, f"cannot listen on {host}:{port}: {reason}")
+        self.host, self.port, self.reason = host, port, reason
+
+    def __str__(self) -> str:
+        return self.strerror or ""
 
 
-def create_server(host: str = DEFAULT_HOST, port: int = 0, workers: int = 4) -> tuple[grpc.Server, int]:
-    """Build and start a server; port 0 picks a free port. Returns the server and its port."""
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers))
-    pb_grpc.add_RouteServiceServicer_to_server(RouteService(), server)
-    health_servicer = health.HealthServicer()
+def server_options(config: ServerConfig) -> list[tuple[str, int]]:
+    """grpcio channel options: no port sharing between processes, and the message size limits."""
+    return [("grpc.so_reuseport", 0),
+            ("grpc.max_receive_message_length", config.max_message_bytes),
+            ("grpc.max_send_message_length", config.max_message_bytes)]
+
+
+def create_server(config: ServerConfig, in_flight: InFlight | None = None,
+                  ) -> tuple[grpc.Server, int, HealthServicer]:
+    """Build and start a server (port 0 picks a free port); health is SERVING once it listens.
+
+    Returns the server, the bound port and the health servicer. Raises ListenError (an OSError)
+    when the address cannot be bound."""
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="rpc"),
+                         interceptors=[RequestLogInterceptor(in_flight)], options=server_options(config))
+    pb_grpc.add_RouteServiceServicer_to_server(RouteService(config), server)
+    health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    bound = server.add_insecure_port(f"{host}:{port}")
-    if bound == 0:
-        raise OSError(f"cannot listen on {host}:{port}")
+    problem = _bind_problem(config.host, config.port)  # ask first: grpcio's own failure is a C-core log line
+    if problem is None:
+        try:
+            bound = server.add_insecure_port(f"{_host_for_uri(config.host)}:{config.port}")
+        except RuntimeError:
+            bound = 0
+        if bound == 0:
+            problem = _bind_problem(config.host, config.port) or ListenError(config.host, config.port, "bind failed")
+    if problem is not None:
+        server.stop(None)
+        raise problem
     server.start()
     health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
-    return server, bound
+    return server, bound, health_servicer
 
 
-def serve_main(argv: list[str]) -> int:
-    """`routemax serve`: run the server until interrupted."""
-    args = add_serve_arguments(argparse.ArgumentParser(prog="routemax serve")).parse_args(argv)
-    host, port = default_address()
-    server, bound = create_server(args.host or host, args.port if args.port is not None else port)
-    print(f"routemax listening on {args.host or host}:{bound}", flush=True)
+def _host_for_uri(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def _bind_problem(host: str, port: int) -> ListenError | None:
+    """Why the address cannot be bound (a trial bind with a plain socket), or None if it can."""
     try:
-        server.wait_for_termination()
-    except KeyboardInterrupt:
-        server.stop(grace=1.0)
-    return 0
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return ListenError(host, port, f"unknown host ({exc.strerror})")
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as grpcio does: TIME_WAIT is no conflict
+        try:
+            probe.bind(addr)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return ListenError(host, port, "address in use", exc.errno)
+            return ListenError(host, port, exc.strerror or str(exc), exc.errno or 0)
+    return None

@@ -1,4 +1,4 @@
-"""The `routemax` console entry: `serve` starts the gRPC server (`server.app`); every other command
+"""The `routemax` console entry: `serve` starts the gRPC server (`server.lifecycle`); every other command
 belongs to the command line (`server.commandline`), which never imports gRPC."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run one `routemax` command; the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["serve"]:
-        from server.app import serve_main
+        from server.lifecycle import serve_main
 
         return serve_main(args[1:])
     from server.commandline.cli import main as cli_main

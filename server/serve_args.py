@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 
+from server.config import SETTINGS, ServerConfig
+
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add the server's flags to `parser`."""
-    parser.add_argument("--host", default=None, help="listen address (default 127.0.0.1, or $ROUTEMAX_HOST)")
-    parser.add_argument("--port", type=int, default=None, help="port (default 50051, or $ROUTEMAX_PORT)")
+    """Add the server's flags to `parser` (flags beat $ROUTEMAX_* variables beat defaults)."""
+    for name, setting in SETTINGS.items():
+        parser.add_argument(setting.flag, dest=name, default=None,
+                            help=f"default {getattr(ServerConfig, name)}, or ${setting.env}")
     return parser

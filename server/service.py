@@ -1,52 +1,91 @@
-"""The gRPC RouteService: validates input, runs the solver, maps errors to status codes."""
+"""The gRPC RouteService: validates input, runs the solver, maps errors to status codes.
+
+Every solve watches a cancel token that the call's end (cancelled, expired or done) sets, so a
+cancelled call stops its search at once. Long calls (Solve, Evaluate, Audit) share all but one of
+the server's worker threads, so health checks and small calls always find one free.
+"""
 
 from __future__ import annotations
 
 import logging
+import math
+import threading
 from collections.abc import Callable
 
 import grpc
 
+import routemax
 from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
-from server import convert
+from server import convert, request_log
+from server.config import ServerConfig
 from server.extensions import r_1873 as proto_1873
 from solver import rulesets
 from solver.audit import audit_text
+from solver.cancel import CancelToken
 from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import evaluate_with_advice
 from solver.optimiser import solve
 from solver.results import Objective, SolveOptions
 
 log = logging.getLogger(__name__)
-DEFAULT_TIME_LIMIT_S = 10.0
 DEADLINE_SHARE = 0.6  # of the remaining gRPC deadline given to the search
 
 
-def time_budget(requested: float, context: grpc.ServicerContext) -> float:
-    """The search time: the request's limit (or the default), cut to fit the call's deadline."""
-    budget = requested if requested > 0 else DEFAULT_TIME_LIMIT_S
+def time_budget(request: object, context: grpc.ServicerContext, default_s: float = ServerConfig.default_time_limit_s,
+                max_s: float = ServerConfig.max_time_limit_s) -> float:
+    """The search time: the request's `time_limit_s` (unset: the default), capped at max_s and cut to
+    fit the call's deadline. Set but not a finite number above 0: INVALID_ARGUMENT (the command
+    line's rule too)."""
+    requested = default_s
+    if request is not None and request.HasField("time_limit_s"):  # type: ignore[attr-defined]
+        requested = request.time_limit_s  # type: ignore[attr-defined]
+        if not math.isfinite(requested) or requested <= 0:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"time_limit_s: must be a number of seconds above 0, got {requested}")
+    budget = min(requested, max_s)
     remaining = context.time_remaining()
     if remaining is not None:
         budget = min(budget, max(0.01, remaining * DEADLINE_SHARE))
     return budget
 
 
+def cancel_token(context: grpc.ServicerContext) -> CancelToken:
+    """A token set when the call ends for any reason (cancelled, deadline passed, or answered)."""
+    token = CancelToken()
+    if not context.add_callback(token.cancel):  # the call has already ended
+        token.cancel()
+    return token
+
+
 class RouteService(pb_grpc.RouteServiceServicer):
-    """Solve, Evaluate and ListRulesets."""
+    """Solve, Evaluate, MineProduction, ListRulesets and Audit."""
+
+    def __init__(self, config: ServerConfig | None = None) -> None:
+        config = config or ServerConfig()
+        self.limits = (config.default_time_limit_s, config.max_time_limit_s)
+        self.long_calls = threading.BoundedSemaphore(max(1, config.workers - 1))
+
+    def _slot(self, context: grpc.ServicerContext) -> None:
+        """Wait for a worker for a long call (one always stays free for health and small calls)."""
+        remaining = context.time_remaining()
+        if not self.long_calls.acquire(timeout=remaining if remaining is not None else None):
+            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the server is busy: no worker free before the deadline")
 
     def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
-        if request.time_limit_s < 0:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "time_limit_s: must not be negative")
+        budget = time_budget(request, context, *self.limits)
         board = self._board(request, context)
+        self._slot(context)
         try:
-            result = solve(board, SolveOptions(time_limit_s=time_budget(request.time_limit_s, context),
-                                               objective=convert.OBJECTIVES.get(request.objective)))
+            result = solve(board, SolveOptions(time_limit_s=budget, objective=convert.OBJECTIVES.get(request.objective),
+                                               cancel=cancel_token(context)))
         except EvaluatorDisagreement as exc:
             log.error("evaluator disagreement: %s", exc)
             context.abort(grpc.StatusCode.INTERNAL, f"optimiser and evaluator disagree: {exc}")
         except BoardError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        finally:
+            self.long_calls.release()
         response = convert.solve_response(result)
         if request.render_svg:
             from solver.render.pictures import solve_picture  # only when a picture is asked for
@@ -62,7 +101,12 @@ class RouteService(pb_grpc.RouteServiceServicer):
             if not r.nodes:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"routes[{i}].nodes: a route needs its stops")
         claims = convert.claims_from_proto(list(request.routes))
-        evaluation = evaluate_with_advice(board, claims, time_budget(0, context))
+        self._slot(context)
+        try:
+            evaluation = evaluate_with_advice(board, claims, time_budget(None, context, *self.limits),
+                                              cancel_token(context))
+        finally:
+            self.long_calls.release()
         response = convert.evaluate_response(evaluation)
         if request.render_svg:
             from solver.render.pictures import evaluation_picture  # only when a picture is asked for
@@ -84,17 +128,22 @@ class RouteService(pb_grpc.RouteServiceServicer):
     def ListRulesets(self, request: pb.ListRulesetsRequest, context: grpc.ServicerContext) -> pb.ListRulesetsResponse:
         return pb.ListRulesetsResponse(rulesets=[pb.RulesetInfo(name=r.name, description=r.description,
                                                                 train_kinds=list(r.train_kinds))
-                                                 for r in rulesets.all_rulesets()])
+                                                 for r in rulesets.all_rulesets()],
+                                       server_version=routemax.__version__)
 
     def Audit(self, request_iterator, context: grpc.ServicerContext):
         """One audit line per position, in order; stops when the call is cancelled or out of time."""
+        token = cancel_token(context)
         for req in request_iterator:
             if not context.is_active():
                 return
-            if req.time_limit_s < 0:
-                context.abort(grpc.StatusCode.INVALID_ARGUMENT, "time_limit_s: must not be negative")
             objective = convert.OBJECTIVES.get(req.objective) or Objective.REVENUE_ONLY
-            line = audit_text(req.source, req.snapshot_json, time_budget(req.time_limit_s, context), objective)
+            budget = time_budget(req, context, *self.limits)
+            self._slot(context)
+            try:
+                line = audit_text(req.source, req.snapshot_json, budget, objective, cancel=token)
+            finally:
+                self.long_calls.release()
             if not context.is_active():
                 return
             yield convert.audit_line(line)
@@ -111,6 +160,8 @@ class RouteService(pb_grpc.RouteServiceServicer):
     @staticmethod
     def _board(request, context: grpc.ServicerContext):
         try:
-            return convert.board_from_request(request)
+            board = convert.board_from_request(request)
         except BoardError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        request_log.note(ruleset=board.ruleset)
+        return board

@@ -9,6 +9,7 @@ from typing import Any
 
 from solver.audit_flags import flagged
 from solver.board import Board
+from solver.cancel import CancelToken
 from solver.claims import claims_from_recorded
 from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import evaluate_with_advice
@@ -35,7 +36,8 @@ def priced_by_our_rules(raw: dict[str, Any]) -> bool:
 
 
 def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
-                   objective: str = "REVENUE_ONLY", maps: bool = False) -> dict[str, Any]:
+                   objective: str = "REVENUE_ONLY", maps: bool = False,
+                   cancel: CancelToken | None = None) -> dict[str, Any]:
     """The audit line of one snapshot. Errors become an `error` field, never an exception.
 
     With `maps`, a flagged position (`solver.audit_flags.flagged`) also gets `maps`: the SVG route maps of
@@ -54,7 +56,7 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
     recorded = raw.get("recorded") or {}
     recorded_revenue = recorded.get("routes_revenue")
     claims = claims_from_recorded(recorded)
-    verdict = evaluate_with_advice(board, claims, time_limit_s)
+    verdict = evaluate_with_advice(board, claims, time_limit_s, cancel)
     line["recorded_revenue"] = recorded_revenue
     in_scope = priced_by_our_rules(raw)
     if in_scope and recorded_revenue is not None and recorded_revenue != verdict.revenue:
@@ -67,7 +69,7 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
         "routes": [r.as_dict() for r in verdict.routes],
     }
     try:
-        result = solve(board, SolveOptions(time_limit_s=time_limit_s, objective=Objective(objective)))
+        result = solve(board, SolveOptions(time_limit_s=time_limit_s, objective=Objective(objective), cancel=cancel))
     except EvaluatorDisagreement as exc:
         line.update(error=f"INTERNAL: {exc}", error_kind="disagreement")
         return line
@@ -99,7 +101,7 @@ def _draw_maps(line: dict[str, Any], board: Board, claims: list[ClaimedRoute], v
 
 
 def audit_text(source: str, text: str, time_limit_s: float = 10.0, objective: str = "REVENUE_ONLY",
-               maps: bool = False) -> dict[str, Any]:
+               maps: bool = False, cancel: CancelToken | None = None) -> dict[str, Any]:
     """The audit line of one snapshot given as JSON text (what workers receive); `maps` as in `audit_snapshot`."""
     try:
         raw = json.loads(text)
@@ -107,4 +109,4 @@ def audit_text(source: str, text: str, time_limit_s: float = 10.0, objective: st
         return {"source": source, "error": f"not valid JSON: {exc.msg}", "error_kind": "malformed"}
     if not isinstance(raw, dict) or "hexes" not in raw:
         return {"source": source, "error": "not a route snapshot", "error_kind": "malformed"}
-    return audit_snapshot(source, raw, time_limit_s, objective, maps)
+    return audit_snapshot(source, raw, time_limit_s, objective, maps, cancel)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from solver import rulesets
 from solver.board import Board
+from solver.cancel import CancelToken
 from solver.results import ClaimedRoute, Evaluation
 
 
@@ -18,9 +19,11 @@ def evaluate(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
     return rulesets.get(board.ruleset).evaluate(board, claims)
 
 
-def evaluate_with_advice(board: Board, claims: Sequence[ClaimedRoute], time_limit_s: float = 10.0) -> Evaluation:
-    """`evaluate`, plus the ruleset's advisory findings (rules a legal run may still fall short of)."""
+def evaluate_with_advice(board: Board, claims: Sequence[ClaimedRoute], time_limit_s: float = 10.0,
+                         cancel: CancelToken | None = None) -> Evaluation:
+    """`evaluate`, plus the ruleset's advisory findings (rules a legal run may still fall short of;
+    they may search, within `time_limit_s` and until `cancel`)."""
     ruleset = rulesets.get(board.ruleset)
     evaluation = ruleset.evaluate(board, claims)
-    evaluation.findings.extend(ruleset.advisory_findings(board, evaluation, time_limit_s))
+    evaluation.findings.extend(ruleset.advisory_findings(board, evaluation, time_limit_s, cancel))
     return evaluation

@@ -11,6 +11,7 @@ import pytest
 
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
 from server.app import create_server
+from server.config import ServerConfig
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("ROUTEMAX_CORPUS", REPO.parent / "shared" / "corpus"))
@@ -18,7 +19,7 @@ CORPUS = Path(os.environ.get("ROUTEMAX_CORPUS", REPO.parent / "shared" / "corpus
 
 @pytest.fixture(scope="session")
 def server_port() -> Iterator[int]:
-    server, port = create_server("127.0.0.1", 0)
+    server, port, _health = create_server(ServerConfig(host="127.0.0.1", port=0))
     yield port
     server.stop(grace=None)
 

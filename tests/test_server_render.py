@@ -81,8 +81,8 @@ def test_axes_map_both_ways(axes: dict, text: str) -> None:
 
 def test_solving_without_a_picture_never_imports_the_renderer() -> None:
     code = ("import sys, grpc; from server.app import create_server; from routemax.v1 import routemax_pb2 as pb, "
-            "routemax_pb2_grpc as g; from solver.examples import example_path\n"
-            "server, port = create_server('127.0.0.1', 0)\n"
+            "routemax_pb2_grpc as g; from solver.examples import example_path; from server.config import ServerConfig\n"
+            "server, port, _ = create_server(ServerConfig(host='127.0.0.1', port=0))\n"
             "with grpc.insecure_channel(f'127.0.0.1:{port}') as ch:\n"
             "    r = g.RouteServiceStub(ch).Solve(pb.SolveRequest(snapshot_json=example_path('1830').read_text()))\n"
             "server.stop(None)\n"

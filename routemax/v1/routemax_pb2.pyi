@@ -702,10 +702,12 @@ class RulesetInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., train_kinds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListRulesetsResponse(_message.Message):
-    __slots__ = ("rulesets",)
+    __slots__ = ("rulesets", "server_version")
     RULESETS_FIELD_NUMBER: _ClassVar[int]
+    SERVER_VERSION_FIELD_NUMBER: _ClassVar[int]
     rulesets: _containers.RepeatedCompositeFieldContainer[RulesetInfo]
-    def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ...) -> None: ...
+    server_version: str
+    def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ..., server_version: _Optional[str] = ...) -> None: ...
 
 class MineState(_message.Message):
     __slots__ = ("id", "connected", "machine", "switcher", "machine_revenue", "switcher_revenue")

@@ -7,6 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from solver.board import Board, Train
+from solver.cancel import CancelToken
 from solver.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
 
 
@@ -42,7 +43,8 @@ class Ruleset(ABC):
     def solve(self, board: Board, opts: SolveOptions) -> SolveResult:
         """The best legal run, checked by `evaluate` before it is returned."""
 
-    def advisory_findings(self, board: Board, evaluation: Evaluation, time_limit_s: float) -> list[Finding]:
+    def advisory_findings(self, board: Board, evaluation: Evaluation, time_limit_s: float,
+                          cancel: CancelToken | None = None) -> list[Finding]:
         """Findings that do not make a legal run illegal (default: none)."""
         return []
 

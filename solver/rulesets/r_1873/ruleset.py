@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solver.board import Board
+from solver.cancel import CancelToken
 from solver.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
 from solver.rulesets.base import Ruleset
 from solver.rulesets.r_1873.evaluator import evaluate_run
@@ -32,11 +33,12 @@ class Harzbahn1873(Ruleset):
     def solve(self, board: Board, opts: SolveOptions) -> SolveResult:
         return solve_run(board, opts)
 
-    def advisory_findings(self, board: Board, evaluation: Evaluation, time_limit_s: float) -> list[Finding]:
+    def advisory_findings(self, board: Board, evaluation: Evaluation, time_limit_s: float,
+                          cancel: CancelToken | None = None) -> list[Finding]:
         """UNDERSERVICED: a legal run that services fewer routes than the trains could."""
         if not evaluation.legal:
             return []
-        finding = service_finding(board, evaluation, time_limit_s)
+        finding = service_finding(board, evaluation, time_limit_s, cancel)
         return [] if finding is None else [finding]
 
     @staticmethod

@@ -9,14 +9,16 @@ rule that 18xx.games enforces, so it gets an advisory finding, UNDERSERVICED, ke
 from __future__ import annotations
 
 from solver.board import Board
+from solver.cancel import CancelToken
 from solver.results import Evaluation, Finding, Objective, SolveOptions, Status
 from solver.rulesets.r_1873.extras import HarzbahnRun
 from solver.rulesets.r_1873.solve import solve_run
 
 
-def service_finding(board: Board, evaluation: Evaluation, time_limit_s: float = 10.0) -> Finding | None:
+def service_finding(board: Board, evaluation: Evaluation, time_limit_s: float = 10.0,
+                    cancel: CancelToken | None = None) -> Finding | None:
     """UNDERSERVICED when a legal run could service more routes than the claimed one."""
-    best = solve_run(board, SolveOptions(time_limit_s=time_limit_s, objective=Objective.RULEBOOK))
+    best = solve_run(board, SolveOptions(time_limit_s=time_limit_s, objective=Objective.RULEBOOK, cancel=cancel))
     if best.status != Status.OPTIMAL or not isinstance(evaluation.extras, HarzbahnRun):
         return None
     possible = len(best.routes)

@@ -1,0 +1,122 @@
+"""One log line per RPC (method, ruleset, positions, status, duration, revenue), as a grpc.ServerInterceptor."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+
+log = logging.getLogger("routemax.request")
+QUIET_SERVICES = frozenset({"grpc.health.v1.Health"})  # probes: logged at DEBUG only
+_call = threading.local()  # the fields the handler of the call in this thread noted
+
+
+def note(**fields: Any) -> None:
+    """Add fields (the ruleset, once the board is read) to the log line of the call being handled."""
+    notes = getattr(_call, "notes", None)
+    if notes is not None:
+        notes.update(fields)
+
+
+class InFlight:
+    """A thread-safe count of the RPCs being handled."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._n = 0
+
+    def add(self, delta: int) -> None:
+        with self._lock:
+            self._n += delta
+
+    @property
+    def count(self) -> int:
+        with self._lock:
+            return self._n
+
+
+class RequestLogInterceptor(grpc.ServerInterceptor):
+    """Wraps unary-unary and stream-stream handlers; logs after each call ends, however it ends."""
+
+    def __init__(self, in_flight: InFlight | None = None) -> None:
+        self.in_flight = in_flight or InFlight()
+
+    def intercept_service(self, continuation: Callable, handler_call_details: grpc.HandlerCallDetails):
+        handler = continuation(handler_call_details)
+        if handler is None:
+            return None
+        service, method = handler_call_details.method.lstrip("/").rsplit("/", 1)
+        level = logging.DEBUG if service in QUIET_SERVICES else logging.INFO
+        if handler.unary_unary is not None:
+            return grpc.unary_unary_rpc_method_handler(
+                self._unary(method, level, handler.unary_unary), handler.request_deserializer,
+                handler.response_serializer)
+        if handler.stream_stream is not None:
+            return grpc.stream_stream_rpc_method_handler(
+                self._stream(method, level, handler.stream_stream), handler.request_deserializer,
+                handler.response_serializer)
+        return handler  # unary-stream (health Watch): long-lived, not logged per call
+
+    def _unary(self, method: str, level: int, behaviour: Callable) -> Callable:
+        def wrapped(request: Any, context: grpc.ServicerContext) -> Any:
+            t0 = time.perf_counter()
+            self.in_flight.add(1)
+            log.debug("request_start", extra={"fields": {"method": method}})
+            response, failed = None, True
+            _call.notes = {}
+            try:
+                response = behaviour(request, context)
+                failed = False
+                return response
+            finally:
+                self.in_flight.add(-1)
+                fields: dict[str, Any] = {"method": method, **_call.notes}
+                _call.notes = None
+                if response is not None and "revenue" in response.DESCRIPTOR.fields_by_name:
+                    fields["revenue"] = response.revenue
+                _emit(level, fields, context, failed, t0)
+
+        return wrapped
+
+    def _stream(self, method: str, level: int, behaviour: Callable) -> Callable:
+        def wrapped(request_iterator: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:
+            t0 = time.perf_counter()
+            self.in_flight.add(1)
+            log.debug("request_start", extra={"fields": {"method": method}})
+            into, out = ("positions", "lines") if method == "Audit" else ("messages_in", "messages_out")
+            counts = {into: 0, out: 0}
+
+            def counted() -> Iterator[Any]:
+                for item in request_iterator:
+                    counts[into] += 1
+                    yield item
+
+            failed = True
+            try:
+                for message in behaviour(counted(), context):
+                    counts[out] += 1
+                    yield message
+                failed = False
+            finally:
+                self.in_flight.add(-1)
+                _emit(level, {"method": method, **counts}, context, failed, t0)
+
+        return wrapped
+
+
+def _emit(level: int, fields: dict[str, Any], context: grpc.ServicerContext, failed: bool, t0: float) -> None:
+    code = context.code()
+    if code is None and failed:
+        code = grpc.StatusCode.UNKNOWN if context.is_active() else grpc.StatusCode.CANCELLED
+    code = code or grpc.StatusCode.OK
+    fields["code"] = code.name
+    fields["duration_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+    if code is not grpc.StatusCode.OK:
+        details = context.details()
+        if details:
+            fields["details"] = details.decode() if isinstance(details, bytes) else str(details)
+    log.log(level, "request", extra={"fields": fields})
