@@ -47,6 +47,10 @@ step "routemax solve --example 1839 --json" "$RM" solve --example 1839 --json --
 EXAMPLE="$("$VPY" -c 'from solver.examples import example_path; print(example_path("1830"))')" || fail "example path"
 [[ "$EXAMPLE" != "$SRC"* ]] || fail "example path comes from the source tree"
 step "routemax evaluate <installed example>" "$RM" evaluate "$EXAMPLE"
+step "routemax render <installed example>" "$RM" render "$EXAMPLE" --routes recorded -o "$WORK/map.svg"
+grep -q "data-path" "$WORK/map.svg" || fail "routemax render wrote no track"
+step "routemax solve --svg" "$RM" solve --example 1871sc --svg "$WORK/best.svg" --time-limit 20
+[[ -s "$WORK/best.svg" ]] || fail "routemax solve --svg wrote no picture"
 cat >"$WORK/mines.json" <<'JSON'
 {"public_company": true, "harzer_werke": false, "mines": [
  {"id": "M1", "connected": true, "machine": 2, "switcher": 3,

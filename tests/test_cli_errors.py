@@ -198,3 +198,14 @@ def test_ctrl_c_during_a_solve_prints_the_best_so_far_and_exits_130(tmp_path: Pa
     assert "Traceback" not in err and "interrupted" in err
     answer = json.loads(out.splitlines()[-1])
     assert answer["status"] == "FEASIBLE" and answer["revenue"] > 0 and answer["bound"] >= answer["revenue"]
+
+
+def test_help_loads_no_solver_engine() -> None:
+    """`routemax --help` stays quick: parsing the command line loads neither OR-Tools nor Dask nor pandas."""
+    code = ("import sys; from server.main import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('ortools', 'dask', 'pandas', 'grpc') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"

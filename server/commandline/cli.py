@@ -67,6 +67,7 @@ def solve_json(source: str, raw: dict[str, Any], result: SolveResult) -> dict[st
         "solve_ms": round(result.stats.get("solve_ms", 0.0), 3),
         "stats": {k: round(v, 3) for k, v in result.stats.items()},
         "routes": [r.as_dict() for r in result.routes],
+        "run_lines": [line.as_dict() for line in result.evaluation.run_lines] if result.evaluation else [],
     }
     recorded = raw.get("recorded")
     if isinstance(recorded, dict):
@@ -86,17 +87,29 @@ def _routes_table(title: str, routes: list[PricedRoute]) -> Table:
     table.add_column("#", justify="right")
     table.add_column("train")
     table.add_column("stops (revenue)")
+    bonuses = any(r.bonuses for r in routes)
+    if bonuses:
+        table.add_column("bonuses")
     table.add_column("revenue", justify="right")
     for i, r in enumerate(routes, start=1):
         stops = " - ".join(f"{n} ({v})" for n, v in zip(r.nodes, r.stop_revenues))
-        table.add_row(str(i), r.train, stops, str(r.revenue))
+        lines = [f"{b.label} {b.amount:+d}" for b in r.bonuses]
+        table.add_row(str(i), r.train, stops, *(["\n".join(lines)] if bonuses else []), str(r.revenue))
     return table
+
+
+def _print_run_lines(console: Console, lines: list) -> None:
+    """The modifiers' run adjustments (a dropped route), each on its own line."""
+    for line in lines:
+        console.print(f"{line.label} {line.amount:+d}", markup=False)
 
 
 def _print_solve(console: Console, source: str, raw: dict[str, Any], result: SolveResult) -> None:
     company = (raw.get("company") or {}).get("id", "?")
     title = (raw.get("source") or {}).get("title", "")
     console.print(_routes_table(f"{title} {source}: {company}", result.routes))
+    if result.evaluation is not None:
+        _print_run_lines(console, result.evaluation.run_lines)
     line = f"revenue [bold]{result.revenue}[/bold]  status {result.status}  bound {result.bound}"
     recorded = raw.get("recorded")
     if isinstance(recorded, dict):
@@ -175,7 +188,8 @@ def _show_solve(args: argparse.Namespace, out: Console, source: str, raw: dict[s
 def evaluation_json(source: str, ev: Evaluation) -> dict[str, Any]:
     return {"source": source, "legal": ev.legal, "revenue": ev.revenue,
             "findings": [f.as_dict() for f in ev.findings],
-            "routes": [r.as_dict() for r in ev.routes], **_run_details(ev.extras)}
+            "routes": [r.as_dict() for r in ev.routes], "run_lines": [line.as_dict() for line in ev.run_lines],
+            **_run_details(ev.extras)}
 
 
 def _finding_line(f: Any, ev: Evaluation) -> str:
@@ -206,6 +220,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             print(json.dumps(evaluation_json(pos.source, ev)), flush=True)
             continue
         out.print(_routes_table(f"{pos.source}: claimed routes", ev.routes))
+        _print_run_lines(out, ev.run_lines)
         if ev.legal:
             out.print(f"legal: yes   revenue by the rules: [bold]{ev.revenue}[/bold]")
         else:

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from server.commandline.exits import CliError, Exit
 from solver.results import ClaimedRoute
-from solver.snapshot import Position, read_positions
 
 if TYPE_CHECKING:
     from solver.board import Board
+    from solver.snapshot import Position
 
 
 def time_limit(text: str) -> float:
@@ -62,6 +62,8 @@ def positions(path: Path, position: int | None) -> Iterator[Position]:
         raise CliError(Exit.BAD_INPUT, f"{path}: no such file")
     if path.is_dir():
         raise CliError(Exit.BAD_INPUT, f"{path}: is a folder, not a snapshot file")
+    from solver.snapshot import read_positions
+
     count = 0
     try:
         for i, pos in enumerate(read_positions(path)):
