@@ -17,6 +17,8 @@ PHASE_ENDS: dict[str, float] = {
     "greedy": 0.9,  # the greedy packing (a lower bound)
     "build": 0.95,  # building the packing model
 }
+RESERVE_S = 0.1  # kept back from the search for the evaluator's check and the answer ...
+RESERVE_SHARE = 0.15  # ... but never more than this share of the limit
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,11 @@ class Budget:
     def deadline(self) -> float:
         """When the whole solve must end."""
         return self.start + self.limit
+
+    @property
+    def search_end(self) -> float:
+        """When the search must stop: the deadline less a reserve for checking and returning the answer."""
+        return self.deadline - min(RESERVE_S, RESERVE_SHARE * self.limit)
 
     def until(self, phase: str) -> float:
         """When `phase` must have ended."""

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from solver.board import Board, Node, Train
+from solver.cancel import CancelToken
 from solver.legs import Leg, PathIndex, walk_legs
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.route_rules import train_findings
@@ -103,6 +104,9 @@ class Candidate:
     bits: tuple[int, ...] = ()  # the set bits of `mask` (filled in once candidates are pruned)
 
 
+CHECK_EVERY = 1024  # route-walk steps between looks at the clock and the cancel token
+
+
 class _Stop(Exception):
     """Raised inside the walk when the cap or the deadline is reached."""
 
@@ -119,9 +123,10 @@ def _distance_gate(trains: Sequence[Train]):
 
 
 def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap: int = 2_000_000,
-                     deadline: float | None = None, rules: WalkRules | None = None) -> tuple[list[RouteShape], bool]:
+                     deadline: float | None = None, rules: WalkRules | None = None,
+                     cancel: CancelToken | None = None) -> tuple[list[RouteShape], bool]:
     """Every route (one direction only) that passes the shape rules and fits some train's distance,
-    and whether the list is complete (False when the cap or the deadline cut it short).
+    and whether the list is complete (False when the cap, the deadline or `cancel` cut it short).
 
     Routes are grown stop by stop and abandoned as soon as no train's distance admits them.
     """
@@ -134,9 +139,14 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
              for nid, legs in graph.legs_from.items()}
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
     need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
+    steps_taken = [0]
 
     def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
              crossings: int, cost: int, token: bool) -> None:
+        steps_taken[0] += 1
+        if steps_taken[0] % CHECK_EVERY == 0 and ((deadline is not None and time.monotonic() > deadline)
+                                                  or (cancel is not None and cancel.cancelled)):
+            raise _Stop
         n_legs = len(legs)
         if n_legs:
             last = legs[-1]
@@ -179,6 +189,8 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost, node.tokened_by_company)
     except _Stop:
         return out, False
+    finally:  # the recursive closure refers to itself: break that cycle, so that reference counting frees
+        grow = None  # noqa: F841  everything it holds, with no work left for the cyclic collector
     return out, True
 
 
@@ -195,7 +207,8 @@ def reversed_legs(graph: LegGraph, legs: Sequence[Leg]) -> tuple[Leg, ...]:
 
 
 def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
-                     deadline: float | None = None, walk_deadline: float | None = None) -> tuple[list[Candidate], bool]:
+                     deadline: float | None = None, walk_deadline: float | None = None,
+                     cancel: CancelToken | None = None) -> tuple[list[Candidate], bool]:
     """Legal routes with their revenue per train class. The walk already obeys the shape rules
     (`route_rules.shape_findings`); a route is kept for a class if it also passes the train's
     rules (`route_rules.train_findings`) and earns something."""
@@ -206,11 +219,12 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     cache: dict[tuple[int, frozenset[str]], list[int]] = {}
     if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
         walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
-    shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline)
+    shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, cancel=cancel)
     pricer = candidate_pricer(board)  # the modifiers' route bonuses (None without modifiers)
     keep_zero = pricer is not None and pricer.keep_zero
     for k, (nodes_, legs, mask, crossings, cost, token) in enumerate(shapes):
-        if deadline is not None and k % 256 == 255 and time.monotonic() > deadline:
+        if k % 256 == 255 and ((deadline is not None and time.monotonic() > deadline)
+                               or (cancel is not None and cancel.cancelled)):
             complete = False
             break
         stops = [board.nodes[n] for n in nodes_]

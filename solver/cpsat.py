@@ -13,6 +13,8 @@ from ortools.sat.python import cp_model
 
 from solver.cancel import CancelToken
 
+STOP_REPEAT_S = 0.005  # how often the stop request is repeated once the deadline has passed
+
 
 def run_cpsat(model: cp_model.CpModel, deadline: float, workers: int,
               cancel: CancelToken | None = None) -> tuple[cp_model.CpSolver, int]:
@@ -28,8 +30,9 @@ def run_cpsat(model: cp_model.CpModel, deadline: float, workers: int,
 
     def watch() -> None:
         wake.wait(max(0.0, deadline - time.monotonic()))
-        if not finished.is_set():
+        while not finished.is_set():  # presolve and model loading may miss one request: repeat it
             solver.stop_search()
+            finished.wait(STOP_REPEAT_S)
 
     watcher = threading.Thread(target=watch, name="cpsat-deadline", daemon=True)
     watcher.start()

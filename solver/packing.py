@@ -13,6 +13,7 @@ from collections.abc import Hashable, Iterable
 from ortools.sat.python import cp_model
 
 from solver.board import Board, Train
+from solver.cancel import CancelToken
 from solver.candidates import Candidate
 from solver.claims import TrainIds, claim_of
 from solver.cpsat import is_solution, run_cpsat
@@ -72,15 +73,19 @@ def run_value(cands: list[Candidate], chosen: list[Choice], terms: RunTerms | No
 
 
 def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline: float,
-         hint: list[Choice], groups: list[str],
-         terms: RunTerms | None = None) -> tuple[Status, list[Choice], int, dict[str, float]]:
-    """Solve the packing (with the modifiers' run terms, when given); returns status (UNKNOWN: no
-    solution in time), chosen choices, bound, stats."""
+         hint: list[Choice], groups: list[str], terms: RunTerms | None = None, stop: CancelToken | None = None,
+         workers: int | None = None) -> tuple[Status, list[Choice], int, dict[str, float]]:
+    """Solve the packing (with the modifiers' run terms, when given), until `deadline` or `stop`
+    (default: the options' cancel token); returns status (UNKNOWN: no solution in time), chosen
+    choices, bound, stats."""
+    stop = stop if stop is not None else opts.cancel
     model = cp_model.CpModel()
     xs: dict[Choice, cp_model.IntVar] = {}
     by_class: dict[int, list[cp_model.IntVar]] = defaultdict(list)
     weights: list[int] = []
     for r, cand in enumerate(cands):
+        if r % 512 == 511 and (time.monotonic() > deadline or (stop is not None and stop.cancelled)):
+            return Status.UNKNOWN, hint, -1, {"variables": float(len(xs)), "build_cut": 1.0}
         for ci, stops in cand.revenue.items():
             x = model.new_bool_var(f"x{r}_{ci}")
             xs[(r, ci)] = x
@@ -98,7 +103,7 @@ def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline
                                                     weights + [c for c, _ in extra]))
     for pair in hint:
         model.add_hint(xs[pair], 1)
-    solver, code = run_cpsat(model, deadline, opts.workers, opts.cancel)
+    solver, code = run_cpsat(model, deadline, workers or opts.workers, stop)
     stats = {"variables": float(len(xs)), "cpsat_wall_ms": solver.wall_time * 1000.0}
     if not is_solution(code):
         return Status.UNKNOWN, hint, -1, stats
@@ -108,7 +113,8 @@ def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline
 
 
 def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts: int = 12,
-           deadline: float | None = None, terms: RunTerms | None = None) -> list[Choice]:
+           deadline: float | None = None, terms: RunTerms | None = None,
+           cancel: CancelToken | None = None) -> list[Choice]:
     """A quick legal packing: best-paying candidates first, restarted from each of the best
     few candidates forced in first; the best of these runs (valued with the run rules)."""
     order = sorted(((sum(st), r, ci) for r, c in enumerate(cands) for ci, st in c.revenue.items()), reverse=True)
@@ -122,7 +128,10 @@ def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts:
         used_r: set[tuple[int, str]] = set()
         out, total = [], 0
         seq = ([first] if first else []) + order
-        for v, r, ci in seq:
+        for k, (v, r, ci) in enumerate(seq):
+            if k % 4096 == 4095 and out and ((deadline is not None and time.monotonic() > deadline)
+                                             or (cancel is not None and cancel.cancelled)):
+                break
             g = groups[ci]
             if left[ci] and (r, g) not in used_r and not cands[r].mask & used_mask[g]:
                 out.append((r, ci))
@@ -140,7 +149,7 @@ def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts:
     best = run(None)
     firsts = order[1:starts] + (terms.seeds(order, cands, starts) if terms is not None else [])
     for first in firsts:
-        if deadline is not None and time.monotonic() > deadline:
+        if (deadline is not None and time.monotonic() > deadline) or (cancel is not None and cancel.cancelled):
             break
         best = max(best, run(first), key=lambda x: x[0])
     return best[1] if best[0] >= 0 else []

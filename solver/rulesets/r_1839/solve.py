@@ -7,6 +7,7 @@ from ortools.sat.python import cp_model
 
 from solver.board import Board
 from solver.budget import Budget
+from solver.cancel import CancelToken
 from solver.candidates import build_leg_graph, enumerate_routes, mask_bits
 from solver.claims import TrainIds, claim_of
 from solver.cpsat import is_solution, run_cpsat
@@ -36,7 +37,7 @@ def solve_run(board: Board, opts: SolveOptions) -> SolveResult:
     prepared = prepare_1839(board)
     runners = [t for t in prepared.trains if t.unit != "flood"]
     reps, members = train_classes(runners)
-    cands, complete = _candidates(prepared, reps, opts.candidate_cap, budget.until("enumerate"))
+    cands, complete = _candidates(prepared, reps, opts.candidate_cap, budget.until("enumerate"), opts.cancel)
     stats = {"candidates": float(len(cands)), "classes": float(len(reps)), "enumerate_ms": budget.elapsed_ms()}
     reach = flood_reach(prepared) if flood_trains(prepared) else set()
     model = Model1839(prepared, cands, [len(m) for m in members], reach)
@@ -58,10 +59,11 @@ def solve_run(board: Board, opts: SolveOptions) -> SolveResult:
                        stats=stats, evaluation=evaluation, extras=extras)
 
 
-def _candidates(board: Board, reps: list, cap: int, deadline: float) -> tuple[list[Candidate1839], bool]:
+def _candidates(board: Board, reps: list, cap: int, deadline: float,
+                cancel: CancelToken | None = None) -> tuple[list[Candidate1839], bool]:
     """Every legal route shape with what each train class earns at its stops (before counting once)."""
     graph = build_leg_graph(board)
-    shapes, complete = enumerate_routes(board, graph, reps, cap, deadline)
+    shapes, complete = enumerate_routes(board, graph, reps, cap, deadline, cancel=cancel)
     cands = []
     for nodes, legs, mask, crossings, cost, token in shapes:
         if same_country_finding(board, nodes):

@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass
 
 from solver.board import Board, Train
+from solver.cancel import CancelToken
 from solver.candidates import LegGraph, WalkRules, build_leg_graph, enumerate_routes
 from solver.legs import Leg
 from solver.rulesets.r_1873.rules import route_findings
@@ -44,10 +45,10 @@ def walk_rules(board: Board, ctx: Harzbahn, diesel: bool) -> WalkRules:
 
 
 def route_shapes(board: Board, ctx: Harzbahn, graph: LegGraph, diesel: bool,
-                 deadline: float | None = None) -> tuple[list[Shape], bool]:
+                 deadline: float | None = None, cancel: CancelToken | None = None) -> tuple[list[Shape], bool]:
     """Every legal route of one kind (mining or diesel), and whether the list is complete."""
     raw, complete = enumerate_routes(board, graph, [ANY_LENGTH], deadline=deadline,
-                                     rules=walk_rules(board, ctx, diesel))
+                                     rules=walk_rules(board, ctx, diesel), cancel=cancel)
     out = []
     for k, (nodes, legs, mask, _cross, _cost, _token) in enumerate(raw):
         if deadline is not None and k % 256 == 255 and time.monotonic() > deadline:

@@ -33,8 +33,10 @@ def solve_run(board: Board, opts: SolveOptions) -> SolveResult:
     objective = opts.objective or Objective.RULEBOOK
     graph = leg_graph_1873(board)
     walk_deadline = budget.until("enumerate")
-    mining, done_m = route_shapes(board, ctx, graph, False, walk_deadline) if ctx.mining_trains else ([], True)
-    diesel, done_d = route_shapes(board, ctx, graph, True, walk_deadline) if ctx.diesel_train else ([], True)
+    mining, done_m = (route_shapes(board, ctx, graph, False, walk_deadline, opts.cancel) if ctx.mining_trains
+                      else ([], True))
+    diesel, done_d = (route_shapes(board, ctx, graph, True, walk_deadline, opts.cancel) if ctx.diesel_train
+                      else ([], True))
     stats = {"candidates": float(len(mining) + len(diesel)), "classes": float(len(ctx.super_trains)),
              "enumerate_ms": budget.elapsed_ms()}
     model = Model1873(board, ctx, mining, diesel, objective)

@@ -7,10 +7,12 @@ import time
 
 from solver.board import Board
 from solver.budget import Budget
+from solver.cancel import CancelToken
 from solver.candidates import build_leg_graph, candidate_routes
 from solver.modifiers.packing_terms import modifier_bound, run_terms
 from solver.modifiers.run_terms import order_for_awards
 from solver.packing import claims_of_choice, greedy, pack, prune, run_value, stop_bound, train_classes
+from solver.portfolio import race, wants_compact
 from solver.recheck import recheck
 from solver.results import SolveOptions, SolveResult, Status
 from solver.rulesets.r_standard.evaluator import TrackGroup, evaluate_run, one_group
@@ -25,28 +27,39 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     counts = [len(m) for m in members]
     graph = build_leg_graph(board)
     cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, budget.until("enumerate"),
-                                         walk_deadline=budget.until("walk"))
+                                         walk_deadline=budget.until("walk"), cancel=opts.cancel)
     stats: dict[str, float] = {"candidates": float(len(cands)), "classes": float(len(reps)),
-                               "enumerate_ms": budget.elapsed_ms()}
+                               "enumerate_ms": budget.elapsed_ms(), "workers": float(opts.workers)}
     groups = [track_group(board, t) for t in reps]
     terms = run_terms(board)  # the modifiers' run rules (None without any)
-    lower_pack = greedy(cands, counts, groups, deadline=budget.until("greedy"), terms=terms)
+    t_bound = time.monotonic()
+    lower_pack = greedy(cands, counts, groups, deadline=budget.until("greedy"), terms=terms, cancel=opts.cancel)
     lower = run_value(cands, lower_pack, terms) or 0
     cands, lower_pack, upper = prune(cands, counts, lower, lower_pack, terms)
     stats["after_prune"] = float(len(cands))
+    stats["bound_ms"] = (time.monotonic() - t_bound) * 1000.0  # the greedy packing and the pruning
     # building the packing model costs time per candidate; without that time, keep the greedy packing
     no_time = time.monotonic() + len(cands) * BUILD_SECONDS_PER_CANDIDATE > budget.until("build")
     if not no_time:
         for c in cands:
             c.bits = tuple(graph.route_bits(c.legs))
-    if not cands:
+
+    def run_pack(stop: CancelToken | None = None, workers: int | None = None) -> tuple:
+        if no_time:
+            return Status.UNKNOWN, lower_pack, -1, {}
+        return pack(cands, counts, opts, budget.search_end, lower_pack, groups, terms, stop, workers)
+
+    if wants_compact(board, reps, groups, exhaustive):  # cut short: race the compact model, which sees every route
+        won = race(board, graph, reps, counts, cands, lower_pack, exhaustive, budget.search_end, run_pack, opts.cancel)
+        stats.update(won.stats)
+        cands, chosen, status, bound = won.cands, won.chosen, Status(won.status), won.bound
+        exhaustive = bound >= 0  # the compact model's bound covers the routes never listed
+    elif not cands:
         status, chosen, bound = Status.OPTIMAL, [], 0
     elif lower >= upper:  # the greedy packing reaches the conflict-free bound: proven optimal
         status, chosen, bound = Status.OPTIMAL, lower_pack, lower
-    elif no_time:
-        status, chosen, bound = Status.FEASIBLE, lower_pack, -1
     else:
-        status, chosen, bound, pstats = pack(cands, counts, opts, budget.deadline, lower_pack, groups, terms)
+        status, chosen, bound, pstats = run_pack()
         stats.update(pstats)
         if status == Status.UNKNOWN:
             status, chosen, bound = Status.FEASIBLE, lower_pack, -1
