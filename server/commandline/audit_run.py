@@ -12,6 +12,7 @@ import glob
 import gzip
 import json
 import os
+import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -105,10 +106,23 @@ def make_executor(workers: int, dask: bool, scheduler: str | None) -> Iterator[E
             if cluster is not None:
                 cluster.close()
     elif workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        try:
             yield pool
+        except BaseException:  # Ctrl-C or an error: drop the positions in flight, wait for none of them
+            processes = list((getattr(pool, "_processes", None) or {}).values())  # 3.11 has no public terminate
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            raise
+        pool.shutdown(wait=True)
     else:
         yield None
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the audit cleanly (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_limit_s: float = 10.0,

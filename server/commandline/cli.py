@@ -289,9 +289,14 @@ def cmd_audit(args: argparse.Namespace) -> int:
     with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("audit", total=total)
         progress.update(task, completed=min(total, len(read_lines(out)) if out.exists() else 0))
-        with make_executor(workers, args.dask, args.dask_scheduler) as executor:
-            written = run_audit(iter_items(files), out, executor, time_limit_s=args.time_limit, objective=objective,
-                                on_line=lambda _line: progress.advance(task))
+        try:
+            with make_executor(workers, args.dask, args.dask_scheduler) as executor:
+                written = run_audit(iter_items(files), out, executor, time_limit_s=args.time_limit,
+                                    objective=objective, on_line=lambda _line: progress.advance(task))
+        except KeyboardInterrupt:
+            done = len(read_lines(out)) if out.exists() else 0
+            raise CliError(Exit.INTERRUPTED, f"interrupted: {done} positions are in {out}; "
+                                             "run the same command again to resume") from None
     seconds = time.perf_counter() - t0
     lines = read_lines(out)
     summary = summarise(lines)
