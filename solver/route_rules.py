@@ -31,8 +31,21 @@ def train_findings(train: Train, stops: Sequence[Node], crossings: int, cost: in
     if train.requires_token and not has_token:
         out.append(("NO_TOKEN", f"the route of {train.id} visits no city with the company's token"))
     if not within_distance(train, stops, crossings, cost):
-        out.append(("TOO_LONG", f"the route is longer than train {train.name} may run"))
+        out.append(("TOO_LONG", f"the route of {train.id} is too long for a {train.name}: "
+                                f"{_length_text(train, stops, crossings)}"))
     return out
+
+
+def _length_text(train: Train, stops: Sequence[Node], crossings: int) -> str:
+    """How long a route is, against how far the train runs, in the train's own unit."""
+    if train.unit == "hexes":
+        return f"it crosses {crossings} hex edges, the train {train.distance}"
+    served = [s for s in stops if serves(train, s)]
+    if train.unit == "stops_by_type":
+        rows = ", ".join(f"{r.visit} {'/'.join(r.kinds)}" for r in train.rows)
+        kinds = ", ".join(f"{sum(1 for s in served if s.kind == k)} {k}" for k in sorted({s.kind for s in served}))
+        return f"it visits {kinds}; the train may visit {rows}"
+    return f"it counts {sum(s.visit_cost for s in served)} stops, the train {train.distance}"
 
 
 def shape_findings(stops: Sequence[Node], legs: Sequence[Leg]) -> list[tuple[str, str]]:
@@ -70,8 +83,10 @@ def check_route(board: Board, train: Train, nodes: Sequence[str], legs: Sequence
     return [Finding(code, msg, index) for code, msg in found]
 
 
-def shared_track(legs_by_route: Sequence[Sequence[Leg]], groups: Sequence[str] | None = None) -> list[Finding]:
-    """One finding per pair of routes (or route with itself) of one track group using the same track."""
+def shared_track(legs_by_route: Sequence[Sequence[Leg]], groups: Sequence[str] | None = None,
+                 trains: Sequence[str] | None = None) -> list[Finding]:
+    """One finding per pair of routes (or route with itself) of one track group using the same track;
+    routes are named by their train when `trains` is given, else by their number (from 1)."""
     owner: dict[tuple, int] = {}
     clashes: dict[tuple[int, int], list[tuple]] = {}
     for r, legs in enumerate(legs_by_route):
@@ -84,10 +99,13 @@ def shared_track(legs_by_route: Sequence[Sequence[Leg]], groups: Sequence[str] |
                 else:
                     owner[gkey] = r
     out: list[Finding] = []
+    def name(r: int) -> str:
+        return f"the route of {trains[r]}" if trains else f"route {r + 1}"
+
     for (first, r), keys in clashes.items():
-        where = "itself" if first == r else f"route {first + 1}"
+        where = "itself" if first == r else name(first)
         places = ", ".join(_key_text(k) for k in keys)
-        out.append(Finding("SHARED_TRACK", f"route {r + 1} reuses track of {where}: {places}", r))
+        out.append(Finding("SHARED_TRACK", f"{name(r)} reuses track of {where}: {places}", r))
     return out
 
 

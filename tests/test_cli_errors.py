@@ -233,3 +233,16 @@ def test_ctrl_c_during_an_audit_stops_cleanly_and_the_audit_resumes(tmp_path: Pa
     assert again.returncode == 0, again.stderr
     sources = [json.loads(line)["source"] for line in out.read_text().splitlines()]
     assert len(sources) == len(set(sources)) > len(lines)
+
+
+def test_too_long_names_the_route_and_its_length(tmp_path: Path, capsys) -> None:
+    snap = json.loads(example_path("1830").read_text())
+    route = snap["recorded"]["routes"][0]
+    train = next(t for t in snap["trains"] if t["id"] == route["train"])
+    train["distance"] = 2
+    path = _write(tmp_path, "short.json", json.dumps(snap))
+    code, out, _err = _run(capsys, ["evaluate", str(path)])
+    assert code == 1
+    line = next(ln for ln in out.splitlines() if "TOO_LONG" in ln)
+    assert f"route 1 (train {route['train']})" in line
+    assert f"counts {len(route['nodes'])} stops, the train 2" in line

@@ -192,10 +192,10 @@ def evaluation_json(source: str, ev: Evaluation) -> dict[str, Any]:
             **_run_details(ev.extras)}
 
 
-def _finding_line(f: Any, ev: Evaluation) -> str:
-    """A finding for people: which route (numbered from 1 as in the table, with its train) or the set."""
+def _finding_line(f: Any, claims: list) -> str:
+    """A finding for people: which claimed route (numbered from 1, with its train) or the set."""
     if f.route >= 0:
-        train = ev.routes[f.route].train if f.route < len(ev.routes) else "?"
+        train = claims[f.route].train if f.route < len(claims) else "?"
         where = f"route {f.route + 1} (train {train})"
     else:
         where = "the route set"
@@ -228,7 +228,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             out.print(f"legal: [red]no[/red] ({hard} rule{'s' if hard != 1 else ''} broken)   the stops of these "
                       f"routes would pay {ev.revenue} if the set were legal; an illegal set earns nothing")
         for f in ev.findings:
-            out.print(_finding_line(f, ev), markup=False)
+            out.print(_finding_line(f, claims), markup=False)
     return Exit.NEGATIVE if illegal else Exit.OK
 
 

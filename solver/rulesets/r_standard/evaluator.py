@@ -42,7 +42,7 @@ def evaluate_run(board: Board, claims: Sequence[ClaimedRoute], track_group: Trac
         value = route_value(board, train, claim.nodes)  # stops, and the modifiers' route bonuses
         priced.append(PricedRoute(claim.train, list(claim.nodes), legs, value.stop_revenues, value.total,
                                   value.bonuses))
-    findings.extend(shared_track(legs_by_route, groups))
+    findings.extend(shared_track(legs_by_route, groups, [c.train for c in claims]))
     total, run_lines = settle_priced(board, priced, findings)  # the modifiers' run rules
     legal = not any(f.hard for f in findings)
     return Evaluation(legal=legal, revenue=total, routes=priced, findings=findings, run_lines=run_lines)
