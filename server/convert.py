@@ -189,7 +189,8 @@ def _board_of(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
 
 
 def board_to_proto(board: Board) -> pb.Board:
-    """The protobuf form of a model Board (for clients and tests)."""
+    """The protobuf form of a model Board (for clients and tests); BoardError for what the protocol
+    cannot carry (a town between two edges, `near_edge` 5.5)."""
     msg = pb.Board(ruleset=board.ruleset, layout=board.layout, phase=pb.Phase(name=board.phase),
                    company=pb.Company(id=board.company, type=board.company_type,
                                       tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]),
@@ -232,7 +233,10 @@ def board_to_proto(board: Board) -> pb.Board:
                               token_class=n.token_class, country=n.country, exchange_owner=n.exchange_owner)
             nm.revenue_by_train.update(n.revenue_by_train)
             if n.near_edge is not None:
-                nm.near_edge = n.near_edge
+                if n.near_edge != int(n.near_edge):
+                    raise BoardError(f"hexes[{hx.id}].nodes[{n.id}].near_edge",
+                                     f"the protocol carries whole edges only, got {n.near_edge}")
+                nm.near_edge = int(n.near_edge)
             for tok in n.tokens:
                 slot = nm.tokens.add()
                 if tok is not None:

@@ -12,7 +12,7 @@ from typing import Any
 from solver import rulesets
 from solver.board import NODE_KINDS, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
 from solver.errors import BoardError
-from solver.jsonread import boolean, field, integer, kind_of, label_of, lst, number, obj, str_list, text
+from solver.jsonread import boolean, field, integer, kind_of, label_of, loads, lst, number, obj, str_list, text
 from solver.limits import (
     MAX_DISTANCE,
     MAX_GROUPS,
@@ -160,6 +160,9 @@ def _train(raw: Any, index: int) -> Train:
         raise BoardError(f"{where}.distance", "missing: how far the train runs")
     dist = field(raw, "distance", where, 0)
     rows: tuple[DistanceRow, ...] = ()
+    if isinstance(dist, list) != (unit == "stops_by_type"):
+        raise BoardError(where + ".distance", f"a list of rows goes with distance_unit 'stops_by_type' (and only "
+                                              f"with it); distance_unit is {unit!r}")
     if isinstance(dist, list):
         rows = tuple(_row(r, f"{where}.distance[{j}]") for j, r in enumerate(lst(dist, where + ".distance", 8)))
         dist = sum(r.visit for r in rows)
@@ -260,7 +263,8 @@ def _axes(snap: dict[str, Any]) -> dict[str, Any]:
     if "axes" not in snap:
         return {}
     axes = obj(field(snap, "axes", ""), "axes")
-    if set(axes) != {"x", "y"} or {axes["x"], axes["y"]} != {"letter", "number"}:
+    values = [axes.get("x"), axes.get("y")]
+    if set(axes) != {"x", "y"} or not all(isinstance(v, str) for v in values) or set(values) != {"letter", "number"}:
         raise BoardError("axes", "must be {\"x\": \"number\", \"y\": \"letter\"} or the other way round")
     return {"axes": dict(axes)}
 
@@ -310,7 +314,7 @@ def read_positions(path: str | FsPath) -> Iterator[Position]:
     p = FsPath(path)
     if p.suffix == ".json":
         with p.open(encoding="utf-8") as fh:
-            yield Position(source=str(p), raw=json.load(fh))
+            yield Position(source=str(p), raw=json.load(fh))  # the command line names a JSON error's line
         return
     opener = gzip.open if p.suffix == ".gz" else open
     with opener(p, "rt", encoding="utf-8") as fh:
@@ -318,6 +322,8 @@ def read_positions(path: str | FsPath) -> Iterator[Position]:
             if not line.strip():
                 continue
             try:
-                yield Position(source=f"{p}:{lineno}", raw=json.loads(line))
-            except json.JSONDecodeError as exc:
-                yield Position(source=f"{p}:{lineno}", raw=None, error=f"not valid JSON: {exc.msg}")
+                raw = loads(line, f"{p}:{lineno}")
+            except BoardError as exc:
+                yield Position(source=f"{p}:{lineno}", raw=None, error=exc.message)
+                continue
+            yield Position(source=f"{p}:{lineno}", raw=raw)

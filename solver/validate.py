@@ -30,6 +30,7 @@ COMPANY_TYPES = ("corporation", "minor")
 def validate_board(board: Board) -> None:
     """Raise BoardError on the first out-of-spec field: the generic checks, then the ruleset's own."""
     check_size(board)
+    _check_top(board)
     ruleset = rulesets.get(board.ruleset)
     if board.layout not in LAYOUTS:
         raise BoardError("layout", f"must be one of {', '.join(LAYOUTS)}, got {board.layout!r}")
@@ -68,11 +69,38 @@ def _check_id(value: str, where: str) -> None:
         raise BoardError(where, f"an id has 1..{MAX_ID_LENGTH} characters")
 
 
+def _check_texts(where: str, texts: dict[str, str], max_len: int = MAX_ID_LENGTH) -> None:
+    """Names and labels: at most `max_len` characters each (the snapshot reader's bound too)."""
+    for key, value in texts.items():
+        if len(value) > max_len:
+            raise BoardError(f"{where}.{key}" if where else key, f"at most {max_len} characters allowed")
+
+
+def _check_top(board: Board) -> None:
+    """The board's own names: company, phase, revenue model, source, tokens."""
+    _check_texts("", {"ruleset": board.ruleset, "revenue_model": board.revenue_model})
+    _check_texts("company", {"id": board.company})
+    _check_texts("phase", {"name": board.phase})
+    _check_texts("source", {k: v for k, v in board.source.items() if k in ("title", "fixture") and isinstance(v, str)},
+                 max_len=1000)
+    action = board.source.get("action_id", 0)
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < 2**62:
+        raise BoardError("source.action_id", "must be a whole number, 0 or more")
+    for i, (hex_id, node_id) in enumerate(board.company_tokens):
+        _check_texts(f"company.tokens[{i}]", {"hex": hex_id, "node": node_id})
+    if isinstance(board.options.get("port_token", ""), str):
+        _check_texts("options", {"port_token": board.options.get("port_token", "")})
+
+
 def _check_node(board: Board, hid: str, nid: str) -> None:
     """One node's kind, numbers, groups and class against the spec and the limits."""
     node = board.nodes[nid]
     where = f"hexes[{hid}].nodes[{nid}]"
     _check_id(nid, where + ".id")
+    _check_texts(where, {"sig": node.sig, "country": node.country, "exchange_owner": node.exchange_owner})
+    for i, tok in enumerate(node.tokens):
+        if tok is not None:
+            _check_texts(f"{where}.tokens[{i}]", {"corp": tok.corp, "status": tok.status, "type": tok.type})
     if node.kind not in NODE_KINDS:
         raise BoardError(f"{where}.kind", f"unknown node kind {node.kind!r}")
     if node.route not in NODE_ROUTES:
@@ -87,7 +115,8 @@ def _check_node(board: Board, hid: str, nid: str) -> None:
     _in_range(node.slots, f"{where}.slots", 0, MAX_SLOTS)
     if len(node.tokens) > MAX_SLOTS:
         raise BoardError(f"{where}.tokens", f"at most {MAX_SLOTS} token slots")
-    if len(node.groups) > MAX_GROUPS or any(not isinstance(g, str) or not g for g in node.groups):
+    if len(node.groups) > MAX_GROUPS or any(not isinstance(g, str) or not g or len(g) > MAX_ID_LENGTH
+                                            for g in node.groups):
         raise BoardError(f"{where}.groups", f"a list of at most {MAX_GROUPS} non-empty group names")
     if node.near_edge is not None and not (0 <= node.near_edge <= 5.5 and float(node.near_edge * 2).is_integer()):
         raise BoardError(f"{where}.near_edge", f"must be an edge 0..5 or a half edge, got {node.near_edge!r}")
@@ -99,6 +128,7 @@ def _check_hex(board: Board, hx: Hex) -> None:
     """Neighbours, nodes and paths of one hex."""
     hid = hx.id
     _check_id(hid, f"hexes[{hid}].id")
+    _check_texts(f"hexes[{hid}]", {"tile": hx.tile, "color": hx.color, "location": hx.location})
     for edge, other in hx.neighbors.items():
         if not 0 <= edge <= 5:
             raise BoardError(f"hexes[{hid}].neighbors[{edge}]", "edge must be 0..5")
@@ -130,6 +160,7 @@ def _check_trains(board: Board, ruleset: Ruleset) -> None:
         if not train.id:
             raise BoardError(f"trains[{i}].id", "missing train id")
         _check_id(train.id, f"trains[{i}].id")
+        _check_texts(f"trains[{i}]", {"name": train.name})
         if train.id in seen:
             raise BoardError(f"trains[{i}].id", f"duplicate train id {train.id!r}")
         seen.add(train.id)
@@ -149,6 +180,8 @@ def _check_train(ruleset: Ruleset, i: int, train: Train) -> None:
         raise BoardError(f"trains[{i}].class", f"unknown train class {train.klass!r}")
     if train.unit == "express" and train.distance < 1:
         raise BoardError(f"trains[{i}].distance", "an express train pays at least one stop")
+    if train.rows and train.unit != "stops_by_type":
+        raise BoardError(f"trains[{i}].distance", "rows of a distance go with the unit stops_by_type only")
     if train.unit == "stops_by_type" and not train.rows:
         raise BoardError(f"trains[{i}].distance", "stops_by_type needs at least one row")
     if len(train.rows) > 8:
