@@ -52,7 +52,7 @@ def json_depth(value: Any) -> int:
         deepest = max(deepest, depth)
         if depth > MAX_JSON_DEPTH:
             return depth
-        stack.extend((x, depth) for x in item)
+        stack.extend((x, depth) for x in item if isinstance(x, (dict, list)))
     return deepest
 
 
