@@ -12,6 +12,7 @@ from solver.board import UNLIMITED, Board, DistanceRow, Hex, Node, Path, PathEnd
 from solver.claim_limits import check_claims
 from solver.errors import BoardError
 from solver.jsonread import loads
+from solver.legs import PathIndex, walk_legs
 from solver.limits import MAX_HEXES, MAX_NODES, MAX_PATHS, MAX_TRAINS
 from solver.results import ClaimedRoute, Evaluation, Finding, Objective, PricedRoute, RunExtras, SolveResult, Status
 from solver.snapshot import board_from_snapshot
@@ -173,7 +174,24 @@ def board_from_request(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
 
 def _board_of(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
     if isinstance(req, pb.EvaluateRequest):
-        check_claims(claims_from_proto(list(req.routes)))
+        claims = claims_from_proto(list(req.routes))
+        check_claims(claims)
+        board = _board_only(req)
+        _walk_claimed_connections(board, claims)
+        return board
+    return _board_only(req)
+
+
+def _walk_claimed_connections(board: Board, claims: list[ClaimedRoute]) -> None:
+    """A leg claimed by its hexes is found by walking the track from its first stop: walk it here, so
+    that track past the walk limits is refused as bad input before the evaluator starts."""
+    index = PathIndex(board)
+    starts = {n for c in claims if c.connections for n in c.nodes[:-1] if n in board.nodes}
+    for node_id in sorted(starts):
+        walk_legs(board, node_id, None, index)
+
+
+def _board_only(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
     which = req.WhichOneof("input")
     if which == "board":
         return board_from_proto(req.board)

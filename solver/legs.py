@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from solver.board import Board, Path, PathEnd
+from solver.errors import BoardError
+from solver.limits import MAX_BOARD_WALK_STEPS, MAX_WALK_STEPS
 
 TrackKey = tuple
 
@@ -86,6 +88,7 @@ class PathIndex:
         self.board = board
         self.at: dict[tuple[str, PathEnd], list[Path]] = {}
         self.keys: dict[str, list[TrackKey]] = {}
+        self.steps = 0  # path steps walked over this board, held to MAX_BOARD_WALK_STEPS
         for p in board.paths.values():
             for end in (p.a, p.b):
                 self.at.setdefault((p.hex, end), []).append(p)
@@ -122,6 +125,8 @@ class _Walker:
         """Each stack frame holds the next paths to try after the chain's last path; a frame that
         runs out takes its path off the chain again."""
         stack: list[tuple[Iterator[tuple[Path, PathEnd]], Path | None]] = [(iter(firsts), None)]
+        steps = 0
+        index = self.index
         while stack:
             nexts, owner = stack[-1]
             step = next(nexts, None)
@@ -134,6 +139,12 @@ class _Walker:
             keys = self.index.keys[path.id]
             if any(k in self.used for k in keys) or len(set(keys)) != len(keys):
                 continue  # a leg never uses the same track twice
+            steps += 1
+            index.steps += 1
+            if steps > MAX_WALK_STEPS or index.steps > MAX_BOARD_WALK_STEPS:
+                raise BoardError(f"hexes[{self.board.nodes[start].hex}].nodes[{start}]",
+                                 f"the track branches into more than {MAX_WALK_STEPS:,} path steps from one node or "
+                                 f"{MAX_BOARD_WALK_STEPS:,} over the board (limit); no 18xx map has such track")
             self.chain.append(path)
             self.in_chain.add(path.id)
             self.used.update(keys)

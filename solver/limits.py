@@ -25,6 +25,8 @@ MAX_JSON_DEPTH = 64  # nesting of snapshot JSON (real snapshots nest 6 deep)
 MAX_CLAIMED_ROUTES = 128
 MAX_ROUTE_STOPS = 200  # stops of one claimed route
 MAX_LEG_PATHS = 2_000  # paths of one claimed leg
+MAX_WALK_STEPS = 100_000  # path steps of the leg walk from one node (real boards: under 5,000)
+MAX_BOARD_WALK_STEPS = 1_000_000  # path steps of the leg walks over one board (real boards: under 60,000)
 MAX_SUBSET_SEARCH = 200_000  # subsets a list train's best paying subset search may examine
 
 LIMITS_TEXT = (

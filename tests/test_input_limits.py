@@ -229,3 +229,33 @@ def test_recorded_null_of_a_stress_board_is_accepted() -> None:
     raw = corpus.position(corpus.count() - 1)
     assert raw["recorded"] is None
     assert board_from_snapshot(raw).trains
+
+
+def crossing_grid(size: int) -> dict[str, Any]:
+    """A small grid whose every hex joins every pair of its edges, a city in two corners: the leg walk
+    between them branches without end."""
+    dirs = {0: (-1, 1), 1: (-1, 0), 2: (0, -1), 3: (1, -1), 4: (1, 0), 5: (0, 1)}
+    cells = {(q, r) for q in range(size) for r in range(size)}
+    hexes = []
+    for q, r in sorted(cells):
+        hid = f"{q}_{r}"
+        hx: dict[str, Any] = {"id": hid, "neighbors": {str(e): f"{q + dq}_{r + dr}" for e, (dq, dr) in dirs.items()
+                                                       if (q + dq, r + dr) in cells}}
+        if (q, r) in ((0, 0), (size - 1, size - 1)):
+            hx["nodes"] = [{"id": hid + "c", "kind": "city", "revenue": 10, "slots": 1, "tokens": [{"corp": "CO"}],
+                            "tokened_by_company": True}]
+            hx["paths"] = [{"id": f"{hid}p{e}", "a": e, "b": hid + "c"} for e in range(6)]
+        else:
+            hx["paths"] = [{"id": f"{hid}p{a}{b}", "a": a, "b": b} for a in range(6) for b in range(a + 1, 6)]
+        hexes.append(hx)
+    return {"format": "18xx-route-snapshot/1", "company": {"id": "CO"}, "hexes": hexes,
+            "trains": [{"id": "D", "name": "D", "distance": 999}]}
+
+
+def test_track_that_branches_past_the_walk_limit_is_refused(stub: Any) -> None:
+    raw = crossing_grid(5)
+    details = rejected(stub, pb.SolveRequest(snapshot_json=json.dumps(raw), time_limit_s=5))
+    assert details.startswith("hexes[0_0].nodes[0_0c]: the track branches") and "(limit)" in details
+    route = pb.ClaimedRoute(train="D", nodes=["0_0c", "4_4c"], legs=[pb.Leg(hexes=["0_0", "4_4"])])
+    details = rejected(stub, pb.EvaluateRequest(snapshot_json=json.dumps(raw), routes=[route]))
+    assert "(limit)" in details

@@ -156,8 +156,8 @@ def _board(raw: dict[str, Any]) -> pb.Board:
     company = _obj(_get(raw, "company", {}))
     msg.company.id, msg.company.type = _str(_get(company, "id", "")), _str(_get(company, "type", ""))
     home = company.get("home")
-    if home is not None and not (isinstance(home, str) and home) and not (
-            isinstance(home, list) and all(isinstance(h, str) and h for h in home)):
+    homes = [home] if isinstance(home, str) else home if isinstance(home, list) else [None]
+    if home is not None and not (homes and all(isinstance(h, str) and 0 < len(h) <= 200 for h in homes)):
         raise NotCarried  # the protocol carries homes only in the 1873 extension
     for t in _list(_get(company, "tokens", [])):
         t = _obj(t)
