@@ -33,5 +33,7 @@ LIMITS_TEXT = (
     f"at most {MAX_HEXES:,} hexes, {MAX_NODES:,} nodes, {MAX_PATHS:,} paths, {MAX_TRAINS} trains and "
     f"{MAX_MODIFIERS} modifiers; |revenue| ≤ {MAX_REVENUE:,}; multiplier 1..{MAX_MULTIPLIER}; distance "
     f"0..{MAX_DISTANCE}; visit cost 0..{MAX_VISIT_COST}; lane width 1..{MAX_LANE_WIDTH}; JSON nested at most "
-    f"{MAX_JSON_DEPTH} deep; a claimed run of at most {MAX_CLAIMED_ROUTES} routes of at most {MAX_ROUTE_STOPS} stops"
+    f"{MAX_JSON_DEPTH} deep; track whose leg walk takes at most {MAX_WALK_STEPS:,} path steps from one node and "
+    f"{MAX_BOARD_WALK_STEPS:,} over the board; a claimed run of at most {MAX_CLAIMED_ROUTES} routes of at most "
+    f"{MAX_ROUTE_STOPS} stops"
 )
