@@ -7,14 +7,20 @@ import json
 from routemax.v1 import routemax_pb2 as pb
 from server import extensions
 from server.convert_modifiers import bonus_line_to_proto, modifier_to_proto, modifiers_from_proto
+from solver import rulesets
 from solver.board import UNLIMITED, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
+from solver.claim_limits import check_claims
 from solver.errors import BoardError
+from solver.jsonread import loads
+from solver.legs import PathIndex, walk_legs
+from solver.limits import MAX_HEXES, MAX_NODES, MAX_PATHS, MAX_TRAINS
 from solver.results import ClaimedRoute, Evaluation, Finding, Objective, PricedRoute, RunExtras, SolveResult, Status
 from solver.snapshot import board_from_snapshot
 from solver.validate import validate_board
 
 STATUS = {Status.OPTIMAL: pb.OPTIMAL, Status.FEASIBLE: pb.FEASIBLE, Status.INFEASIBLE: pb.INFEASIBLE,
           Status.UNKNOWN: pb.UNKNOWN}
+MAX_MESSAGE = 1000  # characters of an error message sent back (a field path and a message)
 OBJECTIVES = {pb.RULEBOOK: Objective.RULEBOOK, pb.REVENUE_ONLY: Objective.REVENUE_ONLY}
 
 
@@ -56,22 +62,33 @@ def _train(msg: pb.Train, i: int) -> Train:
                  klass=msg.train_class, by_hex=msg.by_hex)
 
 
+def _check_counts(msg: pb.Board) -> None:
+    """The size limits, before any model is built (the same limits `validate_board` holds the model to)."""
+    n_nodes = sum(len(h.nodes) for h in msg.hexes)
+    n_paths = sum(len(h.paths) for h in msg.hexes)
+    for name, count, limit in (("hexes", len(msg.hexes), MAX_HEXES), ("nodes", n_nodes, MAX_NODES),
+                               ("paths", n_paths, MAX_PATHS), ("trains", len(msg.trains), MAX_TRAINS)):
+        if count > limit:
+            raise BoardError(f"board.{name}", f"at most {limit:,} {name} allowed on a board (limit), got {count:,}")
+
+
 def board_from_proto(msg: pb.Board) -> Board:
     """Build and validate a model Board; BoardError names the offending field."""
+    _check_counts(msg)
     hexes: dict[str, Hex] = {}
     nodes: dict[str, Node] = {}
     paths: dict[str, Path] = {}
-    for hmsg in msg.hexes:
+    for i, hmsg in enumerate(msg.hexes):
         hid = hmsg.id
         if not hid:
-            raise BoardError("board.hexes[].id", "a hex needs an id")
+            raise BoardError(f"board.hexes[{i}].id", "a hex needs an id")
         if hid in hexes:
             raise BoardError(f"board.hexes[{hid}].id", "duplicate hex id")
         hx = Hex(id=hid, neighbors=dict(hmsg.neighbors), tile=hmsg.tile, color=hmsg.color, framed=hmsg.framed,
                  location=hmsg.location)
-        for nmsg in hmsg.nodes:
+        for j, nmsg in enumerate(hmsg.nodes):
             if nmsg.id in nodes or not nmsg.id:
-                raise BoardError(f"board.hexes[{hid}].nodes[{nmsg.id}].id", "missing or duplicate node id")
+                raise BoardError(f"board.hexes[{hid}].nodes[{nmsg.id or j}].id", "missing or duplicate node id")
             tokens = [Token(corp=s.token.corp, status=s.token.status or "active", type=s.token.type or "normal")
                       if s.HasField("token") else None for s in nmsg.tokens]
             nodes[nmsg.id] = Node(
@@ -84,8 +101,8 @@ def board_from_proto(msg: pb.Board) -> Board:
                 klass=nmsg.train_class, token_class=nmsg.token_class, country=nmsg.country,
                 exchange_owner=nmsg.exchange_owner)
             hx.nodes.append(nmsg.id)
-        for pmsg in hmsg.paths:
-            where = f"board.hexes[{hid}].paths[{pmsg.id}]"
+        for j, pmsg in enumerate(hmsg.paths):
+            where = f"board.hexes[{hid}].paths[{pmsg.id or j}]"
             if pmsg.id in paths or not pmsg.id:
                 raise BoardError(where + ".id", "missing or duplicate path id")
             if len(pmsg.lanes) not in (0, 2):
@@ -98,7 +115,8 @@ def board_from_proto(msg: pb.Board) -> Board:
             hx.paths.append(pmsg.id)
         hexes[hid] = hx
     board = Board(
-        ruleset=msg.ruleset or "standard", company=msg.company.id, hexes=hexes, nodes=nodes, paths=paths,
+        ruleset=msg.ruleset or rulesets.for_title(msg.source.title), company=msg.company.id, hexes=hexes,
+        nodes=nodes, paths=paths,
         trains=[_train(t, i) for i, t in enumerate(msg.trains)], phase=msg.phase.name, layout=msg.layout or "pointy",
         company_tokens=[(t.hex, t.node) for t in msg.company.tokens], company_type=msg.company.type or "corporation",
         options={k: v for k, v in (("location_bonus", msg.options.location_bonus),
@@ -144,28 +162,53 @@ def axes_to_text(axes: object) -> str:
 
 
 def board_from_request(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
-    """The board of a Solve or Evaluate request, from `board` or `snapshot_json`."""
+    """The board of a Solve or Evaluate request, from `board` or `snapshot_json`, held to the limits of
+    `solver.limits` (for Evaluate, the claimed routes' limits too); BoardError names the field."""
+    try:
+        return _board_of(req)
+    except BoardError as exc:
+        if len(exc.field) + len(exc.message) <= MAX_MESSAGE:
+            raise
+        raise BoardError(exc.field[:MAX_MESSAGE // 2], exc.message[:MAX_MESSAGE // 2] + " ...") from None
+
+
+def _board_of(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
+    if isinstance(req, pb.EvaluateRequest):
+        claims = claims_from_proto(list(req.routes))
+        check_claims(claims)
+        board = _board_only(req)
+        _walk_claimed_connections(board, claims)
+        return board
+    return _board_only(req)
+
+
+def _walk_claimed_connections(board: Board, claims: list[ClaimedRoute]) -> None:
+    """A leg claimed by its hexes is found by walking the track from its first stop: walk it here, so
+    that track past the walk limits is refused as bad input before the evaluator starts."""
+    index = PathIndex(board)
+    starts = {n for c in claims if c.connections for n in c.nodes[:-1] if n in board.nodes}
+    for node_id in sorted(starts):
+        walk_legs(board, node_id, None, index)
+
+
+def _board_only(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
     which = req.WhichOneof("input")
     if which == "board":
         return board_from_proto(req.board)
     if which == "snapshot_json":
-        try:
-            raw = json.loads(req.snapshot_json)
-        except json.JSONDecodeError as exc:
-            raise BoardError("snapshot_json", f"not valid JSON: {exc.msg}") from exc
+        raw = loads(req.snapshot_json, "snapshot_json")
         if not isinstance(raw, dict):
             raise BoardError("snapshot_json", "must be a JSON object")
         try:
             return board_from_snapshot(raw)
         except BoardError as exc:
-            raise BoardError("snapshot_json." + exc.field, exc.message) from exc
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BoardError("snapshot_json", f"malformed snapshot ({exc!r})") from exc
+            raise BoardError("snapshot_json." + exc.field, exc.message) from None
     raise BoardError("board", "give a board or snapshot_json")
 
 
 def board_to_proto(board: Board) -> pb.Board:
-    """The protobuf form of a model Board (for clients and tests)."""
+    """The protobuf form of a model Board (for clients and tests); BoardError for what the protocol
+    cannot carry (a town between two edges, `near_edge` 5.5)."""
     msg = pb.Board(ruleset=board.ruleset, layout=board.layout, phase=pb.Phase(name=board.phase),
                    company=pb.Company(id=board.company, type=board.company_type,
                                       tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]),
@@ -208,7 +251,10 @@ def board_to_proto(board: Board) -> pb.Board:
                               token_class=n.token_class, country=n.country, exchange_owner=n.exchange_owner)
             nm.revenue_by_train.update(n.revenue_by_train)
             if n.near_edge is not None:
-                nm.near_edge = n.near_edge
+                if n.near_edge != int(n.near_edge):
+                    raise BoardError(f"hexes[{hx.id}].nodes[{n.id}].near_edge",
+                                     f"the protocol carries whole edges only, got {n.near_edge}")
+                nm.near_edge = int(n.near_edge)
             for tok in n.tokens:
                 slot = nm.tokens.add()
                 if tok is not None:

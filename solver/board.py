@@ -74,7 +74,7 @@ class Node:
     blocks: bool = False
     terminal: bool = False
     tokened_by_company: bool = False
-    near_edge: int | None = None
+    near_edge: int | float | None = None  # a half edge (5.5) places a town between two edges
     sig: str = ""
     klass: str = ""  # 1871sc: "freight" (square), "passenger" (round) or "" (both)
     token_class: str = ""  # 1871sc: the class of the company's token here ("" when unclassed)

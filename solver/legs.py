@@ -9,9 +9,12 @@ Both name the track a leg occupies with the same keys, so "no shared track" mean
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from solver.board import Board, Path, PathEnd
+from solver.errors import BoardError
+from solver.limits import MAX_BOARD_WALK_STEPS, MAX_WALK_STEPS
 
 TrackKey = tuple
 
@@ -85,6 +88,7 @@ class PathIndex:
         self.board = board
         self.at: dict[tuple[str, PathEnd], list[Path]] = {}
         self.keys: dict[str, list[TrackKey]] = {}
+        self.steps = 0  # path steps walked over this board, held to MAX_BOARD_WALK_STEPS
         for p in board.paths.values():
             for end in (p.a, p.b):
                 self.at.setdefault((p.hex, end), []).append(p)
@@ -95,59 +99,88 @@ class PathIndex:
 
 
 class _Walker:
-    """Depth-first enumeration of legs from one node."""
+    """Depth-first enumeration of legs from one node, with an explicit stack (no recursion, so a
+    chain of track as long as a board may hold never reaches Python's recursion limit)."""
 
     def __init__(self, board: Board, allowed_tracks: frozenset[str] | None, index: PathIndex | None = None) -> None:
         self.board = board
         self.allowed = allowed_tracks
         self.legs: list[Leg] = []
         self.index = index or PathIndex(board)
+        self.chain: list[Path] = []
+        self.in_chain: set[str] = set()
+        self.used: set[TrackKey] = set()
 
     def usable(self, p: Path) -> bool:
         return self.allowed is None or p.track in self.allowed
 
     def start(self, node_id: str) -> list[Leg]:
-        board = self.board
-        node = board.nodes[node_id]
-        for p in self.index.paths_at(node.hex, PathEnd(node=node_id)):
-            if p.ignore or not self.usable(p):
-                continue
-            self.step(node_id, p, PathEnd(node=node_id), [p], frozenset())
+        node = self.board.nodes[node_id]
+        entry = PathEnd(node=node_id)
+        firsts = [(p, entry) for p in self.index.paths_at(node.hex, entry) if not p.ignore and self.usable(p)]
+        self.walk(node_id, firsts)
         return self.legs
 
-    def step(self, start: str, path: Path, entry: PathEnd, chain: list[Path], used: frozenset[TrackKey]) -> None:
-        """Continue the leg along `path`; `used` is the track the chain occupied before it."""
+    def walk(self, start: str, firsts: list[tuple[Path, PathEnd]]) -> None:
+        """Each stack frame holds the next paths to try after the chain's last path; a frame that
+        runs out takes its path off the chain again."""
+        stack: list[tuple[Iterator[tuple[Path, PathEnd]], Path | None]] = [(iter(firsts), None)]
+        steps = 0
+        index = self.index
+        while stack:
+            nexts, owner = stack[-1]
+            step = next(nexts, None)
+            if step is None:
+                stack.pop()
+                if owner is not None:
+                    self.pop(owner)
+                continue
+            path, entry = step
+            keys = self.index.keys[path.id]
+            if any(k in self.used for k in keys) or len(set(keys)) != len(keys):
+                continue  # a leg never uses the same track twice
+            steps += 1
+            index.steps += 1
+            if steps > MAX_WALK_STEPS or index.steps > MAX_BOARD_WALK_STEPS:
+                raise BoardError(f"hexes[{self.board.nodes[start].hex}].nodes[{start}]",
+                                 f"the track branches into more than {MAX_WALK_STEPS:,} path steps from one node or "
+                                 f"{MAX_BOARD_WALK_STEPS:,} over the board (limit); no 18xx map has such track")
+            self.chain.append(path)
+            self.in_chain.add(path.id)
+            self.used.update(keys)
+            children = self.continuations(start, path, entry)
+            if children is None:
+                self.pop(path)
+            else:
+                stack.append((children, path))
+
+    def pop(self, path: Path) -> None:
+        self.chain.pop()
+        self.in_chain.discard(path.id)
+        self.used.difference_update(self.index.keys[path.id])
+
+    def continuations(self, start: str, path: Path, entry: PathEnd) -> Iterator[tuple[Path, PathEnd]] | None:
+        """The paths that may follow `path` (the chain's last), lazily; None when the leg ends here
+        (a leg is emitted when it reached a stop)."""
         board = self.board
-        keys = self.index.keys[path.id]
-        if any(k in used for k in keys) or len(set(keys)) != len(keys):
-            return  # a leg never uses the same track twice
-        used = used | set(keys)
         exit_end = path.other(entry)
         if exit_end.node is not None:
             target = board.nodes[exit_end.node]
             if target.id == start:
-                return
+                return None
             if target.kind == "junction":
-                for q in self.index.paths_at(path.hex, exit_end):
-                    if all(q is not c for c in chain) and self.usable(q):
-                        self.step(start, q, exit_end, chain + [q], used)
-                return
-            self.emit(start, target.id, chain)
-            return
+                return ((q, exit_end) for q in self.index.paths_at(path.hex, exit_end)
+                        if q.id not in self.in_chain and self.usable(q))
+            self.legs.append(make_leg(board, start, target.id, list(self.chain), self.index.keys))
+            return None
         nb = board.hexes[path.hex].neighbors.get(exit_end.edge)  # type: ignore[arg-type]
         if nb is None or nb not in board.hexes:
-            return
+            return None
         entry2 = PathEnd(edge=(exit_end.edge + 3) % 6)  # type: ignore[operator]
         lane = path.lane_at(exit_end)
-        for q in self.index.paths_at(nb, entry2):
-            if any(q is c for c in chain) or not self.usable(q) or not gauges_fit(path, q):
-                continue
-            if not lanes_fit(lane, q.lane_at(entry2)):
-                continue
-            self.step(start, q, entry2, chain + [q], used)
-
-    def emit(self, a: str, b: str, chain: list[Path]) -> None:
-        self.legs.append(make_leg(self.board, a, b, chain, self.index.keys))
+        return ((q, entry2) for q in self.index.paths_at(nb, entry2)
+                if q.id not in self.in_chain and self.usable(q) and gauges_fit(path, q)
+                and lanes_fit(lane, q.lane_at(entry2)))
 
 
 def make_leg(board: Board, a: str, b: str, chain: list[Path], known: dict[str, list[TrackKey]] | None = None) -> Leg:

@@ -10,8 +10,22 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from solver import rulesets
-from solver.board import Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
+from solver.board import NODE_KINDS, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
 from solver.errors import BoardError
+from solver.jsonread import boolean, field, integer, kind_of, label_of, loads, lst, number, obj, str_list, text
+from solver.limits import (
+    MAX_DISTANCE,
+    MAX_GROUPS,
+    MAX_HEXES,
+    MAX_LANE_WIDTH,
+    MAX_MULTIPLIER,
+    MAX_NODES,
+    MAX_PATHS,
+    MAX_REVENUE,
+    MAX_SLOTS,
+    MAX_TRAINS,
+    MAX_VISIT_COST,
+)
 from solver.modifiers.parse import modifiers_from_json
 from solver.validate import validate_board
 
@@ -29,112 +43,263 @@ class Position:
 
 def _end(value: Any, where: str) -> PathEnd:
     if isinstance(value, bool):
-        raise BoardError(where, "must be an edge number or a node id")
+        raise BoardError(where, f"must be an edge number or a node id, got {kind_of(value)}")
     if isinstance(value, int):
-        return PathEnd(edge=value)
-    if isinstance(value, str):
-        return PathEnd(node=value)
-    raise BoardError(where, "must be an edge number or a node id")
+        return PathEnd(edge=integer(value, where, 0, 5))
+    if isinstance(value, str) and value:
+        return PathEnd(node=text(value, where))
+    raise BoardError(where, f"must be an edge number or a node id, got {kind_of(value)}")
 
 
-def _path(raw: dict[str, Any], hex_id: str) -> Path:
-    where = f"hexes[{hex_id}].paths[{raw.get('id', '?')}]"
-    lanes = raw.get("lanes") or [[1, 0], [1, 0]]
+def _at(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _flag(raw: dict[str, Any], key: str, where: str, default: bool = False) -> bool:
+    return boolean(field(raw, key, where, default), _at(where, key))
+
+
+def _str(raw: dict[str, Any], key: str, where: str, default: str = "", non_empty: bool = False) -> str:
+    """A string field; an empty string means the default, as an unset protobuf field does."""
+    if non_empty and key not in raw:
+        raise BoardError(_at(where, key), "missing")
+    value = text(field(raw, key, where, default), _at(where, key), non_empty=non_empty)
+    return value or default
+
+
+def _int(raw: dict[str, Any], key: str, where: str, default: int, lo: int, hi: int) -> int:
+    return integer(field(raw, key, where, default), _at(where, key), lo, hi)
+
+
+def _lanes(raw: dict[str, Any], where: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    value = field(raw, "lanes", where, [])
+    at = where + ".lanes"
+    if value == []:
+        return (1, 0), (1, 0)
+    pairs = lst(value, at)
+    if len(pairs) != 2:
+        raise BoardError(at, f"give two [width, index] pairs, got {len(pairs)} entries")
+    out = []
+    for i, pair in enumerate(pairs):
+        pair = lst(pair, f"{at}[{i}]")
+        if len(pair) != 2:
+            raise BoardError(f"{at}[{i}]", "must be [width, index]")
+        out.append((integer(pair[0], f"{at}[{i}][0]", 1, MAX_LANE_WIDTH),
+                    integer(pair[1], f"{at}[{i}][1]", 0, MAX_LANE_WIDTH - 1)))
+    return out[0], out[1]
+
+
+def _path(raw: Any, hex_id: str, index: int) -> Path:
+    where = f"hexes[{hex_id}].paths[{label_of(raw, index)}]"
+    raw = obj(raw, where)
     return Path(
-        id=raw["id"], hex=hex_id, a=_end(raw.get("a"), where + ".a"), b=_end(raw.get("b"), where + ".b"),
-        track=raw.get("track", "broad"),
-        lanes=((int(lanes[0][0]), int(lanes[0][1])), (int(lanes[1][0]), int(lanes[1][1]))),
-        terminal=bool(raw.get("terminal", False)), ignore=bool(raw.get("ignore", False)),
-        ignore_gauge_walk=bool(raw.get("ignore_gauge_walk", False)),
+        id=_str(raw, "id", where, non_empty=True), hex=hex_id,
+        a=_end(field(raw, "a", where), where + ".a"), b=_end(field(raw, "b", where), where + ".b"),
+        track=_str(raw, "track", where, "broad"), lanes=_lanes(raw, where),
+        terminal=_flag(raw, "terminal", where), ignore=_flag(raw, "ignore", where),
+        ignore_gauge_walk=_flag(raw, "ignore_gauge_walk", where),
     )
 
 
-def _node(raw: dict[str, Any], hex_id: str) -> Node:
-    tokens = [None if t is None else Token(corp=t.get("corp", ""), status=t.get("status", "active"),
-                                           type=t.get("type", "normal"))
-              for t in raw.get("tokens", [])]
+def _token(raw: Any, where: str) -> Token | None:
+    if raw is None:
+        return None  # an empty slot
+    raw = obj(raw, where)
+    return Token(corp=_str(raw, "corp", where), status=_str(raw, "status", where, "active"),
+                 type=_str(raw, "type", where, "normal"))
+
+
+def _near_edge(raw: dict[str, Any], where: str) -> float | None:
+    """A town's edge (0..5), or a half edge such as 5.5 between two edges; None when not given."""
+    value = field(raw, "near_edge", where, None, nullable=True)
+    if value is None:
+        return None
+    edge = number(value, where + ".near_edge", 0, 5.5)
+    if edge * 2 != int(edge * 2):
+        raise BoardError(where + ".near_edge", f"must be an edge 0..5 or a half edge such as 5.5, got {edge}")
+    return int(edge) if edge == int(edge) else edge
+
+
+def _node(raw: Any, hex_id: str, index: int) -> Node:
+    where = f"hexes[{hex_id}].nodes[{label_of(raw, index)}]"
+    raw = obj(raw, where)
+    by_train = obj(field(raw, "revenue_by_train", where, {}), where + ".revenue_by_train")
+    extra = {"h1873": obj(raw["h1873"], where + ".h1873")} if "h1873" in raw else {}
     return Node(
-        id=raw["id"], hex=hex_id, kind=raw.get("kind", ""), revenue=int(raw.get("revenue", 0)),
-        revenue_by_train={k: int(v) for k, v in (raw.get("revenue_by_train") or {}).items()},
-        visit_cost=int(raw.get("visit_cost", 1)), route=raw.get("route", "mandatory"),
-        groups=tuple(raw.get("groups", ())), slots=int(raw.get("slots", 0)), tokens=tokens,
-        blocks=bool(raw.get("blocks", False)), terminal=bool(raw.get("terminal", False)),
-        tokened_by_company=bool(raw.get("tokened_by_company", False)),
-        near_edge=raw.get("near_edge"), sig=raw.get("sig", ""), klass=raw.get("class", ""),
-        token_class=raw.get("token_class", ""), country=raw.get("country", ""),
-        exchange_owner=raw.get("exchange_owner", ""),
-        extra={"h1873": raw["h1873"]} if "h1873" in raw else {},
+        id=_str(raw, "id", where, non_empty=True), hex=hex_id, kind=_str(raw, "kind", where, non_empty=True),
+        revenue=_int(raw, "revenue", where, 0, -MAX_REVENUE, MAX_REVENUE),
+        revenue_by_train={text(k, f"{where}.revenue_by_train", non_empty=True):
+                          integer(v, f"{where}.revenue_by_train.{k}", -MAX_REVENUE, MAX_REVENUE)
+                          for k, v in by_train.items()},
+        visit_cost=_int(raw, "visit_cost", where, 1, 0, MAX_VISIT_COST),
+        route=_str(raw, "route", where, "mandatory"),
+        groups=tuple(str_list(field(raw, "groups", where, []), where + ".groups", MAX_GROUPS)),
+        slots=_int(raw, "slots", where, 0, 0, MAX_SLOTS),
+        tokens=[_token(t, f"{where}.tokens[{i}]")
+                for i, t in enumerate(lst(field(raw, "tokens", where, []), where + ".tokens", MAX_SLOTS))],
+        blocks=_flag(raw, "blocks", where), terminal=_flag(raw, "terminal", where),
+        tokened_by_company=_flag(raw, "tokened_by_company", where), near_edge=_near_edge(raw, where),
+        sig=_str(raw, "sig", where), klass=_str(raw, "class", where), token_class=_str(raw, "token_class", where),
+        country=_str(raw, "country", where), exchange_owner=_str(raw, "exchange_owner", where), extra=extra,
     )
 
 
-def _train(raw: dict[str, Any], index: int) -> Train:
-    unit = raw.get("distance_unit", "stops")
+def _row(raw: Any, where: str) -> DistanceRow:
+    raw = obj(raw, where)
+    kinds = tuple(str_list(field(raw, "nodes", where), where + ".nodes", len(NODE_KINDS)))
+    pay = _int(raw, "pay", where, 0, 0, MAX_DISTANCE)
+    return DistanceRow(kinds=kinds, pay=pay, visit=_int(raw, "visit", where, pay, 0, MAX_DISTANCE),
+                       multiplier=_int(raw, "multiplier", where, 1, 1, MAX_MULTIPLIER))
+
+
+def _train(raw: Any, index: int) -> Train:
+    where = f"trains[{index}]"
+    raw = obj(raw, where)
+    unit = _str(raw, "distance_unit", where, "stops")
     if "distance" not in raw and unit != "flood":
-        raise BoardError(f"trains[{index}].distance", "missing: how far the train runs")
-    dist = raw.get("distance", 0)
+        raise BoardError(f"{where}.distance", "missing: how far the train runs")
+    dist = field(raw, "distance", where, 0)
     rows: tuple[DistanceRow, ...] = ()
+    if isinstance(dist, list) != (unit == "stops_by_type"):
+        raise BoardError(where + ".distance", f"a list of rows goes with distance_unit 'stops_by_type' (and only "
+                                              f"with it); distance_unit is {unit!r}")
     if isinstance(dist, list):
-        rows = tuple(DistanceRow(kinds=tuple(r["nodes"]), pay=int(r["pay"]), visit=int(r.get("visit", r["pay"])),
-                                 multiplier=int(r.get("multiplier", 1))) for r in dist)
+        rows = tuple(_row(r, f"{where}.distance[{j}]") for j, r in enumerate(lst(dist, where + ".distance", 8)))
         dist = sum(r.visit for r in rows)
-    elif not isinstance(dist, int) or isinstance(dist, bool):
-        raise BoardError(f"trains[{index}].distance", "must be an integer or a list of rows")
-    extra = tuple(sorted((k, raw[k]) for k in ("super", "diesel", "type") if k in raw))
-    return Train(id=raw["id"], name=raw.get("name", raw["id"]), unit=unit, distance=int(dist), rows=rows,
-                 multiplier=int(raw.get("multiplier", 1)), local=bool(raw.get("local", False)),
-                 requires_token=bool(raw.get("requires_token", True)), klass=raw.get("class", ""),
-                 by_hex=bool(raw.get("by_hex", False)), extra=extra)
+    else:
+        dist = integer(dist, where + ".distance", 0, MAX_DISTANCE)
+    extra = []
+    if "super" in raw:
+        extra.append(("super", text(raw["super"], where + ".super")))
+    if "diesel" in raw:
+        extra.append(("diesel", boolean(raw["diesel"], where + ".diesel")))
+    if "type" in raw:
+        extra.append(("type", text(raw["type"], where + ".type")))
+    train_id = _str(raw, "id", where, non_empty=True)
+    return Train(id=train_id, name=_str(raw, "name", where, train_id), unit=unit, distance=dist, rows=rows,
+                 multiplier=_int(raw, "multiplier", where, 1, 1, MAX_MULTIPLIER), local=_flag(raw, "local", where),
+                 requires_token=_flag(raw, "requires_token", where, True), klass=_str(raw, "class", where),
+                 by_hex=_flag(raw, "by_hex", where), extra=tuple(sorted(extra)))
+
+
+def _neighbors(raw: dict[str, Any], where: str) -> dict[int, str]:
+    at = where + ".neighbors"
+    out: dict[int, str] = {}
+    for key, other in obj(field(raw, "neighbors", where, {}), at).items():
+        if key not in ("0", "1", "2", "3", "4", "5"):
+            raise BoardError(f"{at}[{key[:20]!r}]", "an edge must be one of '0'..'5'")
+        out[int(key)] = text(other, f"{at}[{key}]", non_empty=True)
+    return out
+
+
+def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:
+    where = f"hexes[{label_of(raw, index)}]"
+    raw = obj(raw, where)
+    hid = _str(raw, "id", where, non_empty=True)
+    if hid in hexes:
+        raise BoardError(f"hexes[{hid}].id", "duplicate hex id")
+    hx = Hex(id=hid, neighbors=_neighbors(raw, where), tile=_str(raw, "tile", where),
+             color=_str(raw, "color", where), framed=_flag(raw, "framed", where),
+             location=_str(raw, "location", where),
+             extra={"h1873": obj(raw["h1873"], where + ".h1873")} if "h1873" in raw else {})
+    for i, rn in enumerate(lst(field(raw, "nodes", where, []), where + ".nodes", MAX_NODES)):
+        node = _node(rn, hid, i)
+        if node.id in nodes:
+            raise BoardError(f"hexes[{hid}].nodes[{node.id}].id", "duplicate node id")
+        nodes[node.id] = node
+        hx.nodes.append(node.id)
+    for i, rp in enumerate(lst(field(raw, "paths", where, []), where + ".paths", MAX_PATHS)):
+        path = _path(rp, hid, i)
+        if path.id in paths:
+            raise BoardError(f"hexes[{hid}].paths[{path.id}].id", "duplicate path id")
+        paths[path.id] = path
+        hx.paths.append(path.id)
+    hexes[hid] = hx
 
 
 def _revenue_model(snap: dict[str, Any]) -> str:
-    value = snap.get("revenue_model", "")
-    if not isinstance(value, str):
-        raise BoardError("revenue_model", f"must be a string, got {value!r}")
-    return value
+    return text(field(snap, "revenue_model", "", ""), "revenue_model")
+
+
+def _source(snap: dict[str, Any]) -> dict[str, Any]:
+    """The `source` block: copied, with the fields a message or the protocol reads checked."""
+    source = dict(obj(field(snap, "source", "", {}), "source"))
+    for key in ("title", "fixture"):
+        if key in source:
+            text(source[key], f"source.{key}", max_len=1000)
+    if "action_id" in source:
+        integer(source["action_id"], "source.action_id", 0, 2**62)
+    return source
+
+
+def _options(snap: dict[str, Any]) -> dict[str, Any]:
+    """Ruleset request options: the ones the protocol's RulesOptions carries, with its types."""
+    raw = obj(field(snap, "options", "", {}), "options")
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "port_token":
+            out[key] = text(value, "options.port_token")
+        elif key in ("location_bonus", "towns_plus_10", "port_token_own", "classes_share_track"):
+            out[key] = boolean(value, f"options.{key}")
+        else:
+            raise BoardError(f"options.{key[:40]}", "unknown option; known: location_bonus, towns_plus_10, "
+                                                    "port_token, port_token_own, classes_share_track")
+    return {k: v for k, v in out.items() if v}
+
+
+def _company(snap: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]], list[str]]:
+    company = obj(field(snap, "company", "", {}), "company")
+    tokens = []
+    for i, t in enumerate(lst(field(company, "tokens", "company", []), "company.tokens", MAX_NODES)):
+        t = obj(t, f"company.tokens[{i}]")
+        tokens.append((_str(t, "hex", f"company.tokens[{i}]"), _str(t, "node", f"company.tokens[{i}]")))
+    home = field(company, "home", "company", None, nullable=True)
+    homes = ([] if home is None else [text(home, "company.home", non_empty=True)] if isinstance(home, str)
+             else str_list(home, "company.home", MAX_HEXES))
+    return company, tokens, homes
+
+
+def _axes(snap: dict[str, Any]) -> dict[str, Any]:
+    if "axes" not in snap:
+        return {}
+    axes = obj(field(snap, "axes", ""), "axes")
+    values = [axes.get("x"), axes.get("y")]
+    if set(axes) != {"x", "y"} or not all(isinstance(v, str) for v in values) or set(values) != {"letter", "number"}:
+        raise BoardError("axes", "must be {\"x\": \"number\", \"y\": \"letter\"} or the other way round")
+    return {"axes": dict(axes)}
 
 
 def board_from_snapshot(snap: dict[str, Any]) -> Board:
-    """Build and validate a Board from one snapshot object."""
+    """Build and validate a Board from one snapshot object; every field out of spec is a BoardError."""
+    snap = obj(snap, "snapshot")
     if snap.get("format") != SNAPSHOT_FORMAT:
-        raise BoardError("format", f"expected {SNAPSHOT_FORMAT!r}, got {snap.get('format')!r}")
+        raise BoardError("format", f"expected {SNAPSHOT_FORMAT!r}, got {kind_of(snap.get('format'))}")
     hexes: dict[str, Hex] = {}
     nodes: dict[str, Node] = {}
     paths: dict[str, Path] = {}
-    for raw_hex in snap.get("hexes", []):
-        hid = raw_hex["id"]
-        hx = Hex(id=hid, neighbors={int(k): v for k, v in raw_hex.get("neighbors", {}).items()},
-                 tile=raw_hex.get("tile", ""), color=raw_hex.get("color", ""),
-                 framed=bool(raw_hex.get("framed", False)), location=raw_hex.get("location", ""),
-                 extra={"h1873": raw_hex["h1873"]} if "h1873" in raw_hex else {})
-        for rn in raw_hex.get("nodes", []):
-            node = _node(rn, hid)
-            if node.id in nodes:
-                raise BoardError(f"hexes[{hid}].nodes[{node.id}].id", "duplicate node id")
-            nodes[node.id] = node
-            hx.nodes.append(node.id)
-        for rp in raw_hex.get("paths", []):
-            path = _path(rp, hid)
-            if path.id in paths:
-                raise BoardError(f"hexes[{hid}].paths[{path.id}].id", "duplicate path id")
-            paths[path.id] = path
-            hx.paths.append(path.id)
-        if hid in hexes:
-            raise BoardError(f"hexes[{hid}].id", "duplicate hex id")
-        hexes[hid] = hx
-    company = snap.get("company", {})
-    source = dict(snap.get("source", {}))
+    raw_hexes = lst(field(snap, "hexes", "", []), "hexes", MAX_HEXES)
+    for i, raw_hex in enumerate(raw_hexes):
+        _hex(raw_hex, i, hexes, nodes, paths)
+        if len(nodes) > MAX_NODES or len(paths) > MAX_PATHS:
+            what, limit = ("nodes", MAX_NODES) if len(nodes) > MAX_NODES else ("paths", MAX_PATHS)
+            raise BoardError("hexes", f"at most {limit:,} {what} allowed on a board")
+    company, tokens, homes = _company(snap)
+    source = _source(snap)
+    ruleset = _str(snap, "ruleset", "")
+    extra: dict[str, Any] = {**_axes(snap), "company_home": homes}
+    if "h1873" in snap:
+        extra["h1873"] = obj(snap["h1873"], "h1873")
+    if "super_trains" in snap:
+        extra["super_trains"] = lst(snap["super_trains"], "super_trains", MAX_TRAINS)
     board = Board(
-        ruleset=snap.get("ruleset") or rulesets.for_title(source.get("title", "")), company=company.get("id", ""),
-        company_type=company.get("type", "corporation"), options=dict(snap.get("options") or {}),
-        hexes=hexes, nodes=nodes, paths=paths,
-        trains=[_train(t, i) for i, t in enumerate(snap.get("trains", []))],
-        phase=(snap.get("phase") or {}).get("name", ""), layout=snap.get("layout", "pointy"),
-        company_tokens=[(t.get("hex", ""), t.get("node", "")) for t in company.get("tokens", [])],
-        source=source,
+        ruleset=ruleset or rulesets.for_title(str(source.get("title", ""))),
+        company=_str(company, "id", "company"), company_type=_str(company, "type", "company", "corporation"),
+        options=_options(snap), hexes=hexes, nodes=nodes, paths=paths,
+        trains=[_train(t, i) for i, t in enumerate(lst(field(snap, "trains", "", []), "trains", MAX_TRAINS))],
+        phase=_str(obj(field(snap, "phase", "", {}), "phase"), "name", "phase"),
+        layout=_str(snap, "layout", "", "pointy"), company_tokens=tokens, source=source,
         modifiers=modifiers_from_json(snap["modifiers"]) if "modifiers" in snap else (),
-        revenue_model=_revenue_model(snap),
-        extra={**{k: snap[k] for k in ("h1873", "super_trains", "axes") if k in snap},
-               "company_home": company.get("home") or []},
+        revenue_model=_revenue_model(snap), extra=extra,
     )
     validate_board(board)
     return board
@@ -149,7 +314,7 @@ def read_positions(path: str | FsPath) -> Iterator[Position]:
     p = FsPath(path)
     if p.suffix == ".json":
         with p.open(encoding="utf-8") as fh:
-            yield Position(source=str(p), raw=json.load(fh))
+            yield Position(source=str(p), raw=json.load(fh))  # the command line names a JSON error's line
         return
     opener = gzip.open if p.suffix == ".gz" else open
     with opener(p, "rt", encoding="utf-8") as fh:
@@ -157,6 +322,8 @@ def read_positions(path: str | FsPath) -> Iterator[Position]:
             if not line.strip():
                 continue
             try:
-                yield Position(source=f"{p}:{lineno}", raw=json.loads(line))
-            except json.JSONDecodeError as exc:
-                yield Position(source=f"{p}:{lineno}", raw=None, error=f"not valid JSON: {exc.msg}")
+                raw = loads(line, f"{p}:{lineno}")
+            except BoardError as exc:
+                yield Position(source=f"{p}:{lineno}", raw=None, error=exc.message)
+                continue
+            yield Position(source=f"{p}:{lineno}", raw=raw)

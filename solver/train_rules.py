@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from solver.board import Board, DistanceRow, Node, Train
+from solver.limits import MAX_SUBSET_SEARCH
 
 
 def serves(train: Train, node: Node) -> bool:
@@ -80,13 +81,53 @@ def _row_of(rows: Sequence[DistanceRow], kind: str, used: list[int]) -> int | No
     return None
 
 
+def searchable_stops(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceRow]) -> list[int] | None:
+    """The indices of the stops a paying subset may hold: each node once (its first visit), of a kind
+    some row accepts; None when no subset can hold the company's token. Dropping the others changes
+    neither the subsets that fit nor their order, so a search over these is exact and never
+    exponential in repeated or unpayable stops."""
+    seen: set[str] = set()
+    out = []
+    for i, n in enumerate(nodes):
+        if n.id not in seen and any(n.kind in r.kinds for r in rows):
+            seen.add(n.id)
+            out.append(i)
+    if train.requires_token and not any(has_token_for(train, nodes[i]) for i in out):
+        return None
+    return out
+
+
+def _paying_greedy(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceRow]) -> list[tuple[Node, int]]:
+    """A bounded stand-in for the search on a route too long to search (no real train runs one):
+    the best-paying stops first, each into the first row with room."""
+    used = [0] * len(rows)
+    paid: list[tuple[Node, int]] = []
+    for n in sorted(nodes, key=lambda n: -stop_revenue(n, train)):
+        i = _row_of(rows, n.kind, used)
+        if i is not None:
+            used[i] += 1
+            paid.append((n, stop_revenue(n, train, rows[i])))
+    if train.requires_token and not any(has_token_for(train, n) for n, _ in paid):
+        return []
+    return paid if sum(v for _, v in paid) > 0 else []
+
+
 def _paying_by_search(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceRow]) -> list[tuple[Node, int]]:
-    """The engine's rule: the largest subset with positive revenue, best revenue among that size."""
+    """The engine's rule: the largest subset with positive revenue, best revenue among that size
+    (examining at most MAX_SUBSET_SEARCH subsets, else `_paying_greedy`)."""
+    keep = searchable_stops(train, nodes, rows)
+    if keep is None:
+        return []
+    nodes = [nodes[i] for i in keep]
+    budget = MAX_SUBSET_SEARCH
     top = min(sum(r.pay for r in rows), len(nodes))
     for size in range(top, 0, -1):
         best: list[tuple[Node, int]] | None = None
         best_rev = -1
         for combo in combinations(nodes, size):
+            budget -= 1
+            if budget < 0:
+                return _paying_greedy(train, nodes, rows)
             if train.requires_token and not any(has_token_for(train, n) for n in combo):
                 continue
             used = [0] * len(rows)

@@ -14,8 +14,9 @@ from functools import cached_property
 from itertools import combinations
 
 from solver.board import Board, DistanceRow, Node, Train
+from solver.limits import MAX_SUBSET_SEARCH
 from solver.modifiers.model import STOP_REVENUE, SUM, BonusLine, ComboBonus, Modifier, StopBonus
-from solver.train_rules import has_token_for, paying_stops, stop_revenue
+from solver.train_rules import has_token_for, paying_stops, searchable_stops, stop_revenue
 
 Counted = Sequence[tuple[Node, int]]  # counted stops in route order, with what each pays
 
@@ -125,14 +126,23 @@ def _fit_rows(rows: Sequence[DistanceRow], combo: Sequence[Node]) -> list[int] |
     return out
 
 
-def _best_list_subset(train: Train, nodes: Sequence[Node], bonuses: RouteBonuses) -> tuple[dict[int, int], int]:
-    """The paying subset of a list-distance train with bonuses included: {stop index: pay}, value."""
+def _best_list_subset(train: Train, nodes: Sequence[Node],
+                      bonuses: RouteBonuses) -> tuple[dict[int, int], int] | None:
+    """The paying subset of a list-distance train with bonuses included: {stop index: pay}, value;
+    None when more than MAX_SUBSET_SEARCH subsets would be examined (a route no real train runs)."""
     rows = sorted(train.rows, key=lambda r: len(r.kinds))
-    top = min(sum(r.pay for r in rows), len(nodes))
+    keep = searchable_stops(train, nodes, rows)
+    if keep is None:
+        return {}, 0
+    budget = MAX_SUBSET_SEARCH
+    top = min(sum(r.pay for r in rows), len(keep))
     for size in range(top, 0, -1):
         best: dict[int, int] | None = None
         best_value = -1
-        for combo in combinations(range(len(nodes)), size):
+        for combo in combinations(keep, size):
+            budget -= 1
+            if budget < 0:
+                return None
             stops = [nodes[i] for i in combo]
             if train.requires_token and not any(has_token_for(train, n) for n in stops):
                 continue
@@ -154,8 +164,10 @@ def route_value(board: Board, train: Train, node_ids: Sequence[str],
     if bonuses is None:
         bonuses = route_bonuses(getattr(board, "modifiers", ()))
     nodes = [board.nodes[n] for n in node_ids]
-    if bonuses is not None and train.unit == "stops_by_type" and bonuses.touches(nodes):
-        paid, _ = _best_list_subset(train, nodes, bonuses)
+    found = (_best_list_subset(train, nodes, bonuses)
+             if bonuses is not None and train.unit == "stops_by_type" and bonuses.touches(nodes) else None)
+    if found is not None and bonuses is not None:
+        paid = found[0]
         stops = [paid.get(i, 0) for i in range(len(nodes))]
         counted = [(nodes[i], paid[i]) for i in sorted(paid)]
         return RouteValue(stops, bonuses.lines(counted))
