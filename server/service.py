@@ -105,6 +105,11 @@ class RouteService(pb_grpc.RouteServiceServicer):
         try:
             evaluation = evaluate_with_advice(board, claims, time_budget(None, context, *self.limits),
                                               cancel_token(context))
+        except EvaluatorDisagreement as exc:  # the advisory search's own answer failed the evaluator
+            log.error("evaluator disagreement: %s", exc)
+            context.abort(grpc.StatusCode.INTERNAL, f"optimiser and evaluator disagree: {exc}")
+        except BoardError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         finally:
             self.long_calls.release()
         response = convert.evaluate_response(evaluation)

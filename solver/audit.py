@@ -3,7 +3,6 @@ on the table. One JSON-ready dict per position; the batch tools stream these as 
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -13,14 +12,20 @@ from solver.cancel import CancelToken
 from solver.claims import claims_from_recorded
 from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import evaluate_with_advice
+from solver.jsonread import loads
 from solver.optimiser import solve
 from solver.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
 from solver.snapshot import board_from_snapshot
 
 
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _base(source: str, raw: dict[str, Any]) -> dict[str, Any]:
-    src = raw.get("source") or {}
-    return {"source": source, "title": src.get("title", "?"), "company": (raw.get("company") or {}).get("id", "?"),
+    """The line's identity, read leniently: a malformed snapshot is reported, not raised."""
+    src = _object(raw.get("source"))
+    return {"source": source, "title": src.get("title", "?"), "company": _object(raw.get("company")).get("id", "?"),
             "game_id": src.get("game_id"), "action_id": src.get("action_id"), "plain_revenue": raw.get("plain_revenue"),
             "revenue_model": raw.get("revenue_model"), "revenue_model_reasons": raw.get("revenue_model_reasons") or []}
 
@@ -50,13 +55,16 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
         line["error"] = str(exc)
         line["error_kind"] = "unsupported" if exc.field == "ruleset" else "invalid"
         return line
-    except (KeyError, TypeError, ValueError) as exc:
-        line.update(error=f"malformed snapshot: {exc!r}", error_kind="invalid")
+    recorded = raw.get("recorded")
+    try:
+        claims = claims_from_recorded(recorded)
+        verdict = evaluate_with_advice(board, claims, time_limit_s, cancel)
+    except BoardError as exc:
+        line.update(error=str(exc), error_kind="not_run" if recorded is None else "invalid")
         return line
-    recorded = raw.get("recorded") or {}
     recorded_revenue = recorded.get("routes_revenue")
-    claims = claims_from_recorded(recorded)
-    verdict = evaluate_with_advice(board, claims, time_limit_s, cancel)
+    if isinstance(recorded_revenue, bool) or not isinstance(recorded_revenue, int):
+        recorded_revenue = None  # not a revenue: judged by the rules alone
     line["recorded_revenue"] = recorded_revenue
     in_scope = priced_by_our_rules(raw)
     if in_scope and recorded_revenue is not None and recorded_revenue != verdict.revenue:
@@ -104,9 +112,9 @@ def audit_text(source: str, text: str, time_limit_s: float = 10.0, objective: st
                maps: bool = False, cancel: CancelToken | None = None) -> dict[str, Any]:
     """The audit line of one snapshot given as JSON text (what workers receive); `maps` as in `audit_snapshot`."""
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return {"source": source, "error": f"not valid JSON: {exc.msg}", "error_kind": "malformed"}
+        raw = loads(text, "snapshot")
+    except BoardError as exc:
+        return {"source": source, "error": exc.message, "error_kind": "malformed"}
     if not isinstance(raw, dict) or "hexes" not in raw:
         return {"source": source, "error": "not a route snapshot", "error_kind": "malformed"}
     return audit_snapshot(source, raw, time_limit_s, objective, maps, cancel)

@@ -7,6 +7,7 @@ from collections.abc import Container, Sequence
 from typing import Any
 
 from solver.board import Board
+from solver.errors import BoardError
 from solver.legs import REUSED_TRACK, Leg, leg_from_paths, walk_legs
 from solver.results import ClaimedRoute, Finding
 
@@ -56,11 +57,47 @@ def read_claim(board: Board, claim: ClaimedRoute, index: int, known: Container[s
     return legs, findings + leg_findings
 
 
-def claims_from_recorded(recorded: dict[str, Any]) -> list[ClaimedRoute]:
-    """The routes of a snapshot's `recorded` (or `engine`) block as claims."""
-    return [ClaimedRoute(train=r["train"], nodes=list(r.get("nodes", [])), legs=[list(x) for x in r.get("legs", [])],
-                         connections=[list(x) for x in r.get("connections", [])])
-            for r in recorded.get("routes", [])]
+def _strings(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BoardError(where, "must be a list of strings")
+    return list(value)
+
+
+def claim_from_json(raw: Any, where: str) -> ClaimedRoute:
+    """One claimed route `{train, nodes, legs | connections}` in snapshot ids; BoardError names the field."""
+    if not isinstance(raw, dict):
+        raise BoardError(where, "a route is an object with train, nodes and legs")
+    train = raw.get("train")
+    if not isinstance(train, str) or not train:
+        raise BoardError(f"{where}.train", "missing or not a train id")
+    nodes = _strings(raw.get("nodes"), f"{where}.nodes")
+    if not nodes:
+        raise BoardError(f"{where}.nodes", "a route needs its stops")
+    legs, connections = raw.get("legs", []), raw.get("connections", [])
+    if not isinstance(legs, list):
+        raise BoardError(f"{where}.legs", "must be a list of path-id lists")
+    if not isinstance(connections, list):
+        raise BoardError(f"{where}.connections", "must be a list of hex-id lists")
+    return ClaimedRoute(train=train, nodes=nodes,
+                        legs=[_strings(leg, f"{where}.legs[{i}]") for i, leg in enumerate(legs)],
+                        connections=[_strings(c, f"{where}.connections[{i}]") for i, c in enumerate(connections)])
+
+
+def claims_from_json(routes: Any, where: str = "routes") -> list[ClaimedRoute]:
+    """A list of claimed routes; BoardError names the first bad field (`routes[1].legs[0]`)."""
+    if not isinstance(routes, list):
+        raise BoardError(where, "must be a list of routes")
+    return [claim_from_json(r, f"{where}[{i}]") for i, r in enumerate(routes)]
+
+
+def claims_from_recorded(recorded: Any) -> list[ClaimedRoute]:
+    """The routes of a snapshot's `recorded` (or `engine`) block as claims; BoardError names a bad field
+    (`recorded: null`, a position nobody ran, has no routes to judge)."""
+    if recorded is None:
+        raise BoardError("recorded", "null: nobody ran this position, so there are no routes to judge")
+    if not isinstance(recorded, dict):
+        raise BoardError("recorded", "must be an object with routes")
+    return claims_from_json(recorded.get("routes", []), "recorded.routes")
 
 
 def claim_of(train_id: str, nodes: Sequence[str], legs: Sequence[Leg]) -> ClaimedRoute:

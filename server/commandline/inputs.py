@@ -104,31 +104,6 @@ def _load_json(path: Path, what: str) -> Any:
         raise CliError(Exit.BAD_INPUT, f"{path}: JSON nested too deeply") from None
 
 
-def _strings(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"{where}: must be a list of strings")
-    return list(value)
-
-
-def claimed_route(raw: Any, where: str) -> ClaimedRoute:
-    """One claimed route `{train, nodes, legs | connections}` (snapshot ids); ValueError names the field."""
-    if not isinstance(raw, dict):
-        raise ValueError(f"{where}: a route is an object with train, nodes and legs")
-    train = raw.get("train")
-    if not isinstance(train, str) or not train:
-        raise ValueError(f"{where}.train: missing or not a train id")
-    nodes = _strings(raw.get("nodes"), f"{where}.nodes")
-    if not nodes:
-        raise ValueError(f"{where}.nodes: a route needs its stops")
-    legs = raw.get("legs", [])
-    connections = raw.get("connections", [])
-    if not isinstance(legs, list) or not isinstance(connections, list):
-        raise ValueError(f"{where}.legs: must be a list of path-id lists")
-    return ClaimedRoute(train=train, nodes=nodes,
-                        legs=[_strings(leg, f"{where}.legs[{i}]") for i, leg in enumerate(legs)],
-                        connections=[_strings(c, f"{where}.connections[{i}]") for i, c in enumerate(connections)])
-
-
 def routes_file(path: Path) -> list[ClaimedRoute]:
     """A route set: a JSON list of routes, or an object with `routes` (a snapshot's `recorded` block)."""
     data = _load_json(path, "routes")
@@ -138,23 +113,25 @@ def routes_file(path: Path) -> list[ClaimedRoute]:
         data = data["routes"]
     if not isinstance(data, list):
         raise CliError(Exit.BAD_INPUT, f"{path}: routes: must be a list of routes")
+    from solver.claims import claims_from_json
+    from solver.errors import BoardError
+
     try:
-        return [claimed_route(r, f"routes[{i}]") for i, r in enumerate(data)]
-    except ValueError as exc:
+        return claims_from_json(data)
+    except BoardError as exc:
         raise CliError(Exit.BAD_INPUT, f"{path}: {exc}") from None
 
 
 def recorded_routes(raw: dict[str, Any], source: str) -> list[ClaimedRoute]:
     """The snapshot's recorded routes as claims; a position nobody ran (`recorded: null`) has none to judge."""
-    recorded = raw.get("recorded")
-    if recorded is None:
-        raise CliError(Exit.BAD_INPUT, f"{source}: recorded: null (nobody ran this position); give --routes")
-    if not isinstance(recorded, dict) or not isinstance(recorded.get("routes", []), list):
-        raise CliError(Exit.BAD_INPUT, f"{source}: recorded.routes: must be a list of routes")
+    from solver.claims import claims_from_recorded
+    from solver.errors import BoardError
+
     try:
-        return [claimed_route(r, f"recorded.routes[{i}]") for i, r in enumerate(recorded.get("routes", []))]
-    except ValueError as exc:
-        raise CliError(Exit.BAD_INPUT, f"{source}: {exc}") from None
+        return claims_from_recorded(raw.get("recorded"))
+    except BoardError as exc:
+        hint = "; give --routes" if raw.get("recorded") is None else ""
+        raise CliError(Exit.BAD_INPUT, f"{source}: {exc}{hint}") from None
 
 
 def mines_file(path: Path) -> dict[str, Any]:
