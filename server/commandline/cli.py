@@ -323,7 +323,8 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors as one line and exit code 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise CliError(Exit.USAGE, f"{self.prog}: {message}")
+        command = self.prog.removeprefix("routemax").strip()
+        raise CliError(Exit.USAGE, f"{command}: {message}" if command else message)
 
 
 def build_parser() -> argparse.ArgumentParser:
