@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import grpc
 
@@ -66,19 +67,15 @@ class RouteService(pb_grpc.RouteServiceServicer):
         self.limits = (config.default_time_limit_s, config.max_time_limit_s)
         self.long_calls = threading.BoundedSemaphore(max(1, config.workers - 1))
 
-    def _slot(self, context: grpc.ServicerContext) -> None:
-        """Wait for a worker for a long call (one always stays free for health and small calls)."""
+    @contextmanager
+    def _long_call(self, context: grpc.ServicerContext) -> Iterator[None]:
+        """A worker slot for a long call (one worker always stays free for health and small calls),
+        with the solver's errors mapped to status codes."""
         remaining = context.time_remaining()
         if not self.long_calls.acquire(timeout=remaining if remaining is not None else None):
             context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the server is busy: no worker free before the deadline")
-
-    def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
-        budget = time_budget(request, context, *self.limits)
-        board = self._board(request, context)
-        self._slot(context)
         try:
-            result = solve(board, SolveOptions(time_limit_s=budget, objective=convert.OBJECTIVES.get(request.objective),
-                                               cancel=cancel_token(context)))
+            yield
         except EvaluatorDisagreement as exc:
             log.error("evaluator disagreement: %s", exc)
             context.abort(grpc.StatusCode.INTERNAL, f"optimiser and evaluator disagree: {exc}")
@@ -86,6 +83,13 @@ class RouteService(pb_grpc.RouteServiceServicer):
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         finally:
             self.long_calls.release()
+
+    def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
+        budget = time_budget(request, context, *self.limits)
+        board = self._board(request, context)
+        with self._long_call(context):
+            result = solve(board, SolveOptions(time_limit_s=budget, objective=convert.OBJECTIVES.get(request.objective),
+                                               cancel=cancel_token(context)))
         response = convert.solve_response(result)
         if request.render_svg:
             from solver.render.pictures import solve_picture  # only when a picture is asked for
@@ -101,17 +105,9 @@ class RouteService(pb_grpc.RouteServiceServicer):
             if not r.nodes:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"routes[{i}].nodes: a route needs its stops")
         claims = convert.claims_from_proto(list(request.routes))
-        self._slot(context)
-        try:
+        with self._long_call(context):  # the advisory 1873 check searches too
             evaluation = evaluate_with_advice(board, claims, time_budget(None, context, *self.limits),
                                               cancel_token(context))
-        except EvaluatorDisagreement as exc:  # the advisory search's own answer failed the evaluator
-            log.error("evaluator disagreement: %s", exc)
-            context.abort(grpc.StatusCode.INTERNAL, f"optimiser and evaluator disagree: {exc}")
-        except BoardError as exc:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        finally:
-            self.long_calls.release()
         response = convert.evaluate_response(evaluation)
         if request.render_svg:
             from solver.render.pictures import evaluation_picture  # only when a picture is asked for
@@ -144,11 +140,8 @@ class RouteService(pb_grpc.RouteServiceServicer):
                 return
             objective = convert.OBJECTIVES.get(req.objective) or Objective.REVENUE_ONLY
             budget = time_budget(req, context, *self.limits)
-            self._slot(context)
-            try:
+            with self._long_call(context):
                 line = audit_text(req.source, req.snapshot_json, budget, objective, cancel=token)
-            finally:
-                self.long_calls.release()
             if not context.is_active():
                 return
             yield convert.audit_line(line)
