@@ -16,7 +16,9 @@ from solver.portfolio import race, wants_compact
 from solver.recheck import recheck
 from solver.results import SolveOptions, SolveResult, Status
 from solver.rulesets.r_standard.evaluator import TrackGroup, evaluate_run, one_group
+from solver.setpack import exact_packing
 
+BB_SHARE = 0.7  # of the search time left, what the branch and bound may use before CP-SAT takes over
 BUILD_SECONDS_PER_CANDIDATE = 1e-4  # a generous estimate of model building time (measured ~40 us)
 
 
@@ -59,8 +61,16 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     elif lower >= upper:  # the greedy packing reaches the conflict-free bound: proven optimal
         status, chosen, bound = Status.OPTIMAL, lower_pack, lower
     else:
-        status, chosen, bound, pstats = run_pack()
+        status, chosen, bound, pstats = Status.UNKNOWN, lower_pack, -1, {}
+        if terms is None and not no_time:  # plain packing: the branch and bound first, CP-SAT after it
+            status, chosen, bound, pstats = exact_packing(cands, counts, groups, lower, lower_pack,
+                                                         budget.share_of_search(BB_SHARE), opts.cancel)
+            if status == Status.UNKNOWN:
+                lower_pack = chosen  # the best packing found: CP-SAT's hint
         stats.update(pstats)
+        if status == Status.UNKNOWN:
+            status, chosen, bound, pstats = run_pack()
+            stats.update(pstats)
         if status == Status.UNKNOWN:
             status, chosen, bound = Status.FEASIBLE, lower_pack, -1
     if not exhaustive:
