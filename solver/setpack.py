@@ -28,6 +28,7 @@ from solver.results import Status
 Choice = tuple[int, int]  # (candidate index, train class index), as in solver.packing
 
 CHECK_EVERY = 64  # search nodes between looks at the clock and the cancel token
+CACHE_BITS = 10**9  # at most this many bits (125 MB) of cached "left open" sets
 
 
 @dataclass
@@ -95,6 +96,8 @@ def best_packing(values: Sequence[int], classes: Sequence[int], keys: Sequence[S
     class_closes = {c: ~_bitset(v, n) for c, v in by_class.items()}
     left = {c: counts[c] for c in by_class}
     best_value, best_set = lower, None
+    cache: dict[int, int] = {}  # key mask -> the options it leaves open (as a mask)
+    cache_size = max(64, CACHE_BITS // max(1, n))
     chosen: list[int] = []
     nodes = [0]
     stopped = [False]
@@ -122,12 +125,18 @@ def best_packing(values: Sequence[int], classes: Sequence[int], keys: Sequence[S
             if nodes[0] % CHECK_EVERY == 0 and out_of_time():
                 stopped[0] = True
                 return
-            child = x
             mj = kmask[j]
-            while mj:
-                bit = mj & -mj
-                child &= closes[bit.bit_length() - 1]
-                mj ^= bit
+            keep = cache.get(mj)
+            if keep is None:
+                keep = -1
+                m = mj
+                while m:
+                    bit = m & -m
+                    keep &= closes[bit.bit_length() - 1]
+                    m ^= bit
+                if len(cache) < cache_size:
+                    cache[mj] = keep
+            child = x & keep
             c = cls[j]
             left[c] -= 1
             if not left[c]:
