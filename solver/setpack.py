@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -59,37 +59,44 @@ def _top(open_: int, slots: int, values: Sequence[int]) -> int:
     return total
 
 
-def best_packing(values: Sequence[int], classes: Sequence[int], keys: Sequence[Sequence[Hashable]],
+def _merged_keys(masks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
+    """Per merged key, the options using it (a bit set over options), and per option its merged
+    keys (a small mask). Keys used by the same options are merged into one; keys used by a
+    single option are dropped (they exclude nothing)."""
+    width = max((m.bit_length() for m in masks), default=0)
+    if n == 0 or width == 0:
+        return [], [0] * n
+    nbytes = (width + 7) // 8
+    raw = np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), dtype=np.uint8)
+    table = np.unpackbits(raw.reshape(n, nbytes), axis=1, bitorder="little")  # option x key
+    table = table[:, np.count_nonzero(table, axis=0) > 1]
+    columns = np.packbits(table.T, axis=1, bitorder="little")  # key x option, as bytes
+    first: dict[bytes, int] = {}
+    for k, col in enumerate(columns):
+        first.setdefault(col.tobytes(), k)
+    if not first:
+        return [], [0] * n
+    keep = sorted(first.values())
+    users = [int.from_bytes(columns[k].tobytes(), "little") for k in keep]
+    per_option = np.packbits(table[:, keep], axis=1, bitorder="little")
+    kmask = [int.from_bytes(row.tobytes(), "little") for row in per_option]
+    return users, kmask
+
+
+def best_packing(values: Sequence[int], classes: Sequence[int], masks: Sequence[int],
                  counts: Sequence[int], lower: int = 0, deadline: float | None = None,
                  cancel: CancelToken | None = None, node_limit: int | None = None) -> PackResult:
     """The best set of options: option i earns `values[i]`, belongs to train class `classes[i]`
-    and occupies `keys[i]` (two chosen options never share a key). At most `counts[c]` options of
-    class c. Only packings worth more than `lower` are searched for (`chosen` None: none is)."""
+    and occupies the keys set in `masks[i]` (two chosen options never share a key). At most
+    `counts[c]` options of class c. Only packings worth more than `lower` are searched for
+    (`chosen` None: none is)."""
     t0 = time.monotonic()
     n = len(values)
     order = sorted(range(n), key=lambda i: -values[i])
     vals = [values[i] for i in order]
     cls = [classes[i] for i in order]
-    users_idx: dict[Hashable, list[int]] = defaultdict(list)
-    for j, i in enumerate(order):
-        for k in keys[i]:
-            users_idx[k].append(j)
-    canon: dict[int, int] = {}  # keys used by the same options are one key: its number
-    key_no: dict[Hashable, int] = {}
-    users: list[int] = []
-    for k, v in users_idx.items():
-        u = _bitset(v, n)
-        no = canon.get(u)
-        if no is None:
-            no = canon[u] = len(users)
-            users.append(u)
-        key_no[k] = no
+    users, kmask = _merged_keys([masks[i] for i in order], n)
     closes = [~u for u in users]  # AND with these: the options left open once a key is taken
-    kmask = [0] * n  # an option's keys as a small bit mask over key numbers
-    for k, v in users_idx.items():
-        bit = 1 << key_no[k]
-        for j in v:
-            kmask[j] |= bit
     by_class: dict[int, list[int]] = defaultdict(list)
     for j, c in enumerate(cls):
         by_class[c].append(j)
@@ -162,13 +169,19 @@ def best_packing(values: Sequence[int], classes: Sequence[int], keys: Sequence[S
 def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequence[str], lower: int,
                   lower_pack: list[Choice], deadline: float, cancel: CancelToken | None = None,
                   ) -> tuple[Status, list[Choice], int, dict[str, float]]:
-    """The plain packing of candidates (`Candidate.bits` filled in) by `best_packing`: OPTIMAL with
+    """The plain packing of candidates by `best_packing`: OPTIMAL with
     the best choices when it finished, else UNKNOWN with the best packing found (at least
     `lower_pack`, worth `lower`), bound -1, and its stats."""
     options = [(r, ci) for r, c in enumerate(cands) for ci in c.revenue]
     values = [sum(cands[r].revenue[ci]) for r, ci in options]
-    keys = [[(groups[ci], b) for b in cands[r].bits] or [(groups[ci], "route", r)] for r, ci in options]
-    result = best_packing(values, [ci for _, ci in options], keys, counts, lower, deadline, cancel)
+    group_no = {g: k for k, g in enumerate(sorted(set(groups)))}
+    width = max((c.mask.bit_length() for c in cands), default=0)
+    shift = [group_no[groups[ci]] * width for ci in range(len(groups))]  # track groups on separate keys
+    spare = len(group_no) * width  # keys after the track: a route without track, once per group
+    trackless = {r: k for k, r in enumerate(r for r, c in enumerate(cands) if not c.mask)}
+    masks = [cands[r].mask << shift[ci] if cands[r].mask else
+             1 << (spare + trackless[r] * len(group_no) + group_no[groups[ci]]) for r, ci in options]
+    result = best_packing(values, [ci for _, ci in options], masks, counts, lower, deadline, cancel)
     chosen = lower_pack if result.chosen is None else [options[i] for i in result.chosen]
     if result.finished:
         return Status.OPTIMAL, chosen, max(result.value, lower), result.stats

@@ -45,7 +45,7 @@ def test_best_packing_matches_brute_force(seed: int) -> None:
     rng = random.Random(seed)
     values, classes, keys, counts = _instance(rng, rng.randint(1, 14), rng.randint(3, 12), rng.randint(1, 3))
     expected = _brute(values, classes, keys, counts)
-    result = best_packing(values, classes, keys, counts)
+    result = best_packing(values, classes, [sum(1 << k for k in ks) for ks in keys], counts)
     assert result.finished
     assert result.value == expected
     chosen = result.chosen or []
@@ -57,7 +57,7 @@ def test_best_packing_matches_brute_force(seed: int) -> None:
 
 
 def test_lower_bound_not_beaten_gives_no_choice() -> None:
-    values, classes, keys, counts = [5, 4, 3], [0, 0, 0], [["a"], ["a"], ["b"]], [2]
+    values, classes, keys, counts = [5, 4, 3], [0, 0, 0], [0b01, 0b01, 0b10], [2]
     assert best_packing(values, classes, keys, counts).value == 8
     result = best_packing(values, classes, keys, counts, lower=8)
     assert result.finished and result.chosen is None and result.value == 8
@@ -66,7 +66,7 @@ def test_lower_bound_not_beaten_gives_no_choice() -> None:
 def _big(rng: random.Random):
     n = 3000
     values = [rng.randint(1, 1000) for _ in range(n)]
-    keys = [rng.sample(range(40), 6) for _ in range(n)]
+    keys = [sum(1 << k for k in rng.sample(range(40), 6)) for _ in range(n)]
     return values, [0] * n, keys, [6]
 
 
