@@ -4,12 +4,13 @@ options of each train class, no two sharing a track key within their track group
 Options are numbered by value, best first, and every set of options is visited once, as an
 increasing sequence of numbers. The options still open at a search node are one bit set (a Python
 int over option numbers), so the best open option is its lowest set bit and the bound "this
-node's value plus the best open options for the slots left" costs a few big-int operations. A
-chosen option closes, with one OR per track key, every option sharing track with it.
+node's value plus the best open options for the slots left" costs a few big-int operations. Track
+keys used by the same options are merged first (a few dozen remain on late-game boards); a chosen
+option closes every option sharing a key with it by one AND with a cached mask.
 
-Companies run few trains (two to four in the stress set), so the search is shallow; it beats the
-CP-SAT packing by orders of magnitude there, where CP-SAT's relaxation of the track constraints
-is weak. It stops at a deadline, a node limit or on cancel and then reports itself unfinished.
+Companies run few trains (two to four in the stress set), so the search is shallow; on the stress
+set it proves optimality 5 to 30 times faster than the CP-SAT packing of the same candidates.
+It stops at a deadline, a node limit or on cancel and then reports itself unfinished.
 """
 
 from __future__ import annotations
