@@ -10,13 +10,15 @@ import pytest
 
 from solver.optimiser import solve
 from solver.results import SolveOptions
+from tests.stress_1873 import board_1873_sixteen_of, railway_snapshots_1873
 from tests.stress_boards import board_1870_8_12_12, board_1873_sixteen, stress_board
 
 BOARDS = [("1870", 0), ("1870", 2), ("1870", 4), ("18ChesapeakeOfftheRails", 0), ("1856", 0)]
 
 
 def _boards():
-    return [stress_board(t, i) for t, i in BOARDS] + [board_1870_8_12_12(), board_1873_sixteen()]
+    hard_1873 = board_1873_sixteen_of(dict(railway_snapshots_1873())["hs_gwlftpex_33770.jsonl.gz:40"])
+    return [stress_board(t, i) for t, i in BOARDS] + [board_1870_8_12_12(), board_1873_sixteen(), hard_1873]
 
 
 @pytest.mark.parametrize("limit", [0.2, 1.0, 3.0])

@@ -46,6 +46,11 @@ class Budget:
         """When `phase` must have ended."""
         return self.start + self.limit * PHASE_ENDS[phase]
 
+    def share_of_search(self, share: float) -> float:
+        """When `share` of the search time left from now has passed."""
+        now = time.monotonic()
+        return now + max(0.0, self.search_end - now) * share
+
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
 

@@ -119,7 +119,12 @@ def _distance_gate(trains: Sequence[Train]):
     if all(t.unit == "stops" and not t.klass for t in trains):
         longest = max(t.distance for t in trains)
         return lambda stops, crossings, cost: cost <= longest
-    return lambda stops, crossings, cost: any(within_distance(t, stops, crossings, cost) for t in trains)
+    # plain stop and hex counts as two numbers; only the other trains are asked one by one
+    by_stops = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
+    by_hexes = max((t.distance for t in trains if t.unit == "hexes"), default=-1)
+    others = [t for t in trains if not (t.unit == "hexes" or (t.unit == "stops" and not t.klass))]
+    return lambda stops, crossings, cost: (cost <= by_stops or crossings <= by_hexes
+                                           or any(within_distance(t, stops, crossings, cost) for t in others))
 
 
 def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap: int = 2_000_000,

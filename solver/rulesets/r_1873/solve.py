@@ -106,6 +106,9 @@ def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: fl
         if cuts:
             for si, component, other in cuts:
                 model.add_network_cut(si, component, other)
+            repaired = _largest_networks(board, model, chosen)
+            if repaired is not None and model.big * len(repaired[0]) + repaired[1] > best_score:
+                best, best_score = repaired[0], model.big * len(repaired[0]) + repaired[1]
         else:
             credited = int(round(solver.objective_value)) - model.big * len(chosen)
             value, order, exhaustive = best_order(board, ctx, _run_routes(model, chosen))
@@ -122,6 +125,31 @@ def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: fl
         if time.monotonic() > deadline or (opts.cancel is not None and opts.cancel.cancelled):
             return "UNKNOWN", best, None, rnd
     return "UNKNOWN", best, None, MAX_ROUNDS
+
+
+def _largest_networks(board: Board, model: Model1873, chosen: Chosen) -> tuple[Chosen, int] | None:
+    """A legal run from a selection whose train networks fall apart: each train keeps its best-paying
+    network (component); the routes in their best order and its revenue, or None when that run is
+    not legal (e.g. a concession route was dropped). Kept so that a deadline still finds a run."""
+    by_train: dict[int, list[int]] = defaultdict(list)
+    for r, si in chosen:
+        by_train[si].append(r)
+    kept: Chosen = []
+    for si, routes in by_train.items():
+        shapes = model.shapes(si)
+        comps = networks(board, [shapes[r].nodes for r in routes])
+        if len(comps) < 2:
+            kept += [(r, si) for r in routes]
+            continue
+        worth = [(len(comp), sum(len(shapes[routes[i]].nodes) for i in comp)) for comp in comps]
+        best_comp = comps[max(range(len(comps)), key=worth.__getitem__)]
+        kept += [(routes[i], si) for i in best_comp]
+    value, order, _ = best_order(board, model.ctx, _run_routes(model, kept))
+    ordered = [kept[i] for i in order]
+    evaluation = evaluate_run(board, _claims(model.ctx, model, ordered))
+    if not evaluation.legal or evaluation.revenue != value:
+        return None
+    return ordered, value
 
 
 def _network_cuts(board: Board, model: Model1873, chosen: Chosen) -> list[tuple[int, set[int], int]]:

@@ -16,8 +16,11 @@ from solver.portfolio import race, wants_compact
 from solver.recheck import recheck
 from solver.results import SolveOptions, SolveResult, Status
 from solver.rulesets.r_standard.evaluator import TrackGroup, evaluate_run, one_group
+from solver.setpack import exact_packing
 
+BB_SHARE = 0.7  # of the search time left, what the branch and bound may use before CP-SAT takes over
 BUILD_SECONDS_PER_CANDIDATE = 1e-4  # a generous estimate of model building time (measured ~40 us)
+GREEDY_STARTS, GREEDY_STARTS_MANY, MANY_CANDIDATES = 12, 3, 5000  # fewer greedy restarts on long lists
 
 
 def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_group) -> SolveResult:
@@ -33,20 +36,20 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     groups = [track_group(board, t) for t in reps]
     terms = run_terms(board)  # the modifiers' run rules (None without any)
     t_bound = time.monotonic()
-    lower_pack = greedy(cands, counts, groups, deadline=budget.until("greedy"), terms=terms, cancel=opts.cancel)
+    starts = GREEDY_STARTS if len(cands) <= MANY_CANDIDATES else GREEDY_STARTS_MANY
+    lower_pack = greedy(cands, counts, groups, starts, budget.until("greedy"), terms, opts.cancel)
     lower = run_value(cands, lower_pack, terms) or 0
     cands, lower_pack, upper = prune(cands, counts, lower, lower_pack, terms)
     stats["after_prune"] = float(len(cands))
     stats["bound_ms"] = (time.monotonic() - t_bound) * 1000.0  # the greedy packing and the pruning
     # building the packing model costs time per candidate; without that time, keep the greedy packing
     no_time = time.monotonic() + len(cands) * BUILD_SECONDS_PER_CANDIDATE > budget.until("build")
-    if not no_time:
-        for c in cands:
-            c.bits = tuple(graph.route_bits(c.legs))
 
     def run_pack(stop: CancelToken | None = None, workers: int | None = None) -> tuple:
         if no_time:
             return Status.UNKNOWN, lower_pack, -1, {}
+        for c in cands:  # the track bits of the CP-SAT constraints
+            c.bits = tuple(graph.route_bits(c.legs))
         return pack(cands, counts, opts, budget.search_end, lower_pack, groups, terms, stop, workers)
 
     if wants_compact(board, reps, groups, exhaustive):  # cut short: race the compact model, which sees every route
@@ -59,8 +62,16 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     elif lower >= upper:  # the greedy packing reaches the conflict-free bound: proven optimal
         status, chosen, bound = Status.OPTIMAL, lower_pack, lower
     else:
-        status, chosen, bound, pstats = run_pack()
+        status, chosen, bound, pstats = Status.UNKNOWN, lower_pack, -1, {}
+        if terms is None:  # plain packing: the branch and bound first, CP-SAT after it
+            status, chosen, bound, pstats = exact_packing(cands, counts, groups, lower, lower_pack,
+                                                         budget.share_of_search(BB_SHARE), opts.cancel)
+            if status == Status.UNKNOWN:
+                lower_pack = chosen  # the best packing found: CP-SAT's hint
         stats.update(pstats)
+        if status == Status.UNKNOWN:
+            status, chosen, bound, pstats = run_pack()
+            stats.update(pstats)
         if status == Status.UNKNOWN:
             status, chosen, bound = Status.FEASIBLE, lower_pack, -1
     if not exhaustive:

@@ -1,0 +1,64 @@
+"""Per-position figures on the stress set (a script, not a benchmark): solve every stress position
+once in this process and write one JSON line per position (title, index, status, solve_ms, stats),
+then print per-title median, p99, max and not-optimal counts.
+
+Run: `python3 -m benchmarks.stress_report OUT.jsonl [--limit 10] [--only TITLE ...]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+from solver.optimiser import solve
+from solver.results import SolveOptions
+from solver.snapshot import board_from_snapshot
+from tests.stress_boards import STRESS, stress_snapshots
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--limit", type=float, default=10.0)
+    ap.add_argument("--only", nargs="*", default=None)
+    args = ap.parse_args(argv)
+    names = sorted(p.name.removesuffix(".jsonl.gz") for p in STRESS.glob("*.jsonl.gz"))
+    if args.only:
+        names = [n for n in names if n in args.only]
+    rows = []
+    with open(args.out, "w") as fh:
+        for name in names:
+            for i, raw in enumerate(stress_snapshots(name)):
+                board = board_from_snapshot(raw)
+                t0 = time.monotonic()
+                res = solve(board, SolveOptions(time_limit_s=args.limit))
+                wall = (time.monotonic() - t0) * 1000.0
+                row = {"title": name, "index": i, "status": str(res.status), "revenue": res.revenue,
+                       "bound": res.bound, "solve_ms": res.stats.get("solve_ms"), "wall_ms": wall,
+                       "stats": res.stats}
+                rows.append(row)
+                fh.write(json.dumps(row, default=str) + "\n")
+                fh.flush()
+    allt = []
+    for name in names:
+        ts = [r["solve_ms"] for r in rows if r["title"] == name]
+        allt += ts
+        bad = sum(r["status"] not in ("OPTIMAL", "Status.OPTIMAL") for r in rows if r["title"] == name)
+        print(f"{name:26s} n={len(ts):3d} median={statistics.median(ts):8.1f} p99={_p99(ts):8.1f} "
+              f"max={max(ts):8.1f} not_optimal={bad} over_1s={sum(t > 1000 for t in ts)}")
+    bad = sum(r["status"] not in ("OPTIMAL", "Status.OPTIMAL") for r in rows)
+    print(f"{'ALL':26s} n={len(allt):3d} median={statistics.median(allt):8.1f} p99={_p99(allt):8.1f} "
+          f"max={max(allt):8.1f} not_optimal={bad} over_1s={sum(t > 1000 for t in allt)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
