@@ -28,3 +28,20 @@ def test_long_deadline_proves_the_optimum() -> None:
     result = solve(board, SolveOptions(time_limit_s=20.0))
     assert result.status == Status.OPTIMAL
     assert result.revenue == result.bound == 1240
+
+
+def test_diesel_routes_never_outnumber_the_diesel_ids() -> None:
+    """With no pool ids beyond the six allocated diesels, the optimiser runs at most six diesel routes
+    (a seventh would need a train id the company does not have, which the evaluator rejects)."""
+    from solver.snapshot import board_from_snapshot
+    from tests.stress_1873 import sixteen_trains
+
+    checked = 0
+    for _name, raw in railway_snapshots_1873()[:30]:
+        board = board_from_snapshot(sixteen_trains(raw, pool_ids=0))
+        result = solve(board, SolveOptions(time_limit_s=5.0))  # raises EvaluatorDisagreement on an unknown id
+        diesel_ids = {t.id for t in board.trains if t.name == "D"} | set(board.extra["h1873"]["diesel"].get(
+            "allocated_subtrains", []))
+        assert all(r.train in diesel_ids or not r.train.startswith("D") for r in result.routes)
+        checked += 1
+    assert checked == 30

@@ -44,6 +44,8 @@ class Model1873:
             m.add(sum(self.x[(r, si)] for r in range(len(mining))) <= len(st.subtrains))
         self.has_diesel = ctx.diesel_train is not None
         self.y = [m.new_bool_var(f"y{r}") for r in range(len(diesel))] if self.has_diesel else []
+        if self.y:  # each diesel route runs under one train id of the pool: no more routes than ids
+            m.add(sum(self.y) <= len(ctx.diesel_pool or ctx.diesel_train.subtrains))  # type: ignore[union-attr]
         self._no_shared_track()
         self.infeasible_reason = self._concession()
         self.revenue_expr = self._revenue()
