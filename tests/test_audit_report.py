@@ -83,3 +83,12 @@ def test_short_labels_and_game_links() -> None:
     assert game_url({"game_id": "1446", "action_id": 7}) == "https://18xx.games/game/1446?action=7"
     assert game_url({"game_id": "hs_livfahbv_212247", "action_id": 7}) is None, "hotseat games are not on the site"
     assert game_url({"game_id": 29133, "action_id": None}) is None
+
+
+def test_an_audit_without_a_report_draws_no_maps(tmp_path: Path) -> None:
+    """Maps cost time: they are drawn only when `--html` will show them."""
+    out = tmp_path / "audit.jsonl"
+    assert main(["audit", str(sample_file(tmp_path)), "--out", str(out), "--workers", "1"]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) == len(SAMPLE) and any(flagged(ln) for ln in lines)
+    assert not any("maps" in ln for ln in lines)

@@ -292,7 +292,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         try:
             with make_executor(workers, args.dask, args.dask_scheduler) as executor:
                 written = run_audit(iter_items(files), out, executor, time_limit_s=args.time_limit,
-                                    objective=objective, on_line=lambda _line: progress.advance(task))
+                                    objective=objective, on_line=lambda _line: progress.advance(task),
+                                    maps=bool(args.html))  # maps only for a report that shows them
         except KeyboardInterrupt:
             done = len(read_lines(out)) if out.exists() else 0
             raise CliError(Exit.INTERRUPTED, f"interrupted: {done} positions are in {out}; "
