@@ -18,6 +18,7 @@ from server.health import HealthServicer
 from server.request_log import InFlight, RequestLogInterceptor
 from server.service import RouteService
 
+SPARE_THREADS = 32  # threads beyond the computing ones: health, light calls, calls queued for a slot
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["RouteService"].full_name
 
 
@@ -45,7 +46,10 @@ def create_server(config: ServerConfig, in_flight: InFlight | None = None,
 
     Returns the server, the bound port and the health servicer. Raises ListenError (an OSError)
     when the address cannot be bound."""
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="rpc"),
+    # `workers` long calls compute at once (the service's slots); the other threads serve health checks,
+    # light calls and long calls waiting for a slot, so those never wait behind a search
+    threads = config.workers + SPARE_THREADS
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rpc"),
                          interceptors=[RequestLogInterceptor(in_flight)], options=server_options(config))
     pb_grpc.add_RouteServiceServicer_to_server(RouteService(config), server)
     health_servicer = HealthServicer()

@@ -1,8 +1,9 @@
 """The gRPC RouteService: validates input, runs the solver, maps errors to status codes.
 
 Every solve watches a cancel token that the call's end (cancelled, expired or done) sets, so a
-cancelled call stops its search at once. Long calls (Solve, Evaluate, Audit) share all but one of
-the server's worker threads, so health checks and small calls always find one free.
+cancelled call stops its search at once. At most `workers` long calls (Solve, Evaluate, Audit)
+compute at once; the server has spare threads beyond those, so health checks and light calls never
+wait behind a search, and long calls beyond `workers` wait for a slot within their deadline.
 """
 
 from __future__ import annotations
@@ -65,12 +66,12 @@ class RouteService(pb_grpc.RouteServiceServicer):
     def __init__(self, config: ServerConfig | None = None) -> None:
         config = config or ServerConfig()
         self.limits = (config.default_time_limit_s, config.max_time_limit_s)
-        self.long_calls = threading.BoundedSemaphore(max(1, config.workers - 1))
+        self.long_calls = threading.BoundedSemaphore(config.workers)
 
     @contextmanager
     def _long_call(self, context: grpc.ServicerContext) -> Iterator[None]:
-        """A worker slot for a long call (one worker always stays free for health and small calls),
-        with the solver's errors mapped to status codes."""
+        """A computing slot for a long call (health and light calls need none), with the solver's
+        errors mapped to status codes."""
         remaining = context.time_remaining()
         if not self.long_calls.acquire(timeout=remaining if remaining is not None else None):
             context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the server is busy: no worker free before the deadline")
