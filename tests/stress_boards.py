@@ -48,9 +48,14 @@ def board_1870_8_12_12() -> Board:
     return board_from_snapshot(with_trains(stress_snapshots("1870")[0], ["8", "12", "12"], [8, 12, 12]))
 
 
-def board_1873_sixteen() -> Board:
-    """The first 1873 stress position with two 5T (ten subtrains) and six diesels."""
-    snap = copy.deepcopy(stress_snapshots("1873")[0])
+POOL_IDS = 10
+
+
+def sixteen_trains(raw: dict[str, Any], pool_ids: int = POOL_IDS) -> dict[str, Any]:
+    """A copy of a railway snapshot of 1873 with two 5T (ten subtrains) and six diesels."""
+    snap = copy.deepcopy(raw)
+    snap.pop("recorded", None)
+    snap.pop("engine", None)
     supers, trains = [], []
     for k in range(2):
         sid = f"5T-9{k}"
@@ -65,5 +70,11 @@ def board_1873_sixteen() -> Board:
     trains += [{"id": d, "name": "D", "distance": 999, "distance_unit": "none", "requires_token": True,
                 "super": "D-80", "diesel": True, "type": "passenger"} for d in diesels]
     snap["super_trains"], snap["trains"] = supers, trains
-    snap["h1873"]["diesel"] = {"super_train": "D-80", "allocated_subtrains": diesels, "next_pool_ids": []}
-    return board_from_snapshot(snap)
+    pool = [f"D-9{j}" for j in range(pool_ids)]  # ids the engine would hand out next (none: see the report)
+    snap["h1873"]["diesel"] = {"super_train": "D-80", "allocated_subtrains": diesels, "next_pool_ids": pool}
+    return snap
+
+
+def board_1873_sixteen() -> Board:
+    """The first 1873 stress position with two 5T (ten subtrains) and six diesels (no further diesel ids)."""
+    return board_from_snapshot(sixteen_trains(stress_snapshots("1873")[0], pool_ids=0))

@@ -34,7 +34,7 @@ def test_diesel_routes_never_outnumber_the_diesel_ids() -> None:
     """With no pool ids beyond the six allocated diesels, the optimiser runs at most six diesel routes
     (a seventh would need a train id the company does not have, which the evaluator rejects)."""
     from solver.snapshot import board_from_snapshot
-    from tests.stress_1873 import sixteen_trains
+    from tests.stress_boards import sixteen_trains
 
     checked = 0
     for _name, raw in railway_snapshots_1873()[:30]:
