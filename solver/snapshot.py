@@ -17,6 +17,7 @@ from solver.limits import (
     MAX_DISTANCE,
     MAX_GROUPS,
     MAX_HEXES,
+    MAX_ID_LENGTH,
     MAX_LANE_WIDTH,
     MAX_MULTIPLIER,
     MAX_NODES,
@@ -56,11 +57,17 @@ def _at(where: str, key: str) -> str:
 
 
 def _flag(raw: dict[str, Any], key: str, where: str, default: bool = False) -> bool:
+    value = raw.get(key, default)
+    if value is True or value is False:  # the common case, without building the field's name
+        return value
     return boolean(field(raw, key, where, default), _at(where, key))
 
 
 def _str(raw: dict[str, Any], key: str, where: str, default: str = "", non_empty: bool = False) -> str:
     """A string field; an empty string means the default, as an unset protobuf field does."""
+    value = raw.get(key)
+    if value.__class__ is str and value and len(value) <= MAX_ID_LENGTH:  # the common case, checked below otherwise
+        return value
     if non_empty and key not in raw:
         raise BoardError(_at(where, key), "missing")
     value = text(field(raw, key, where, default), _at(where, key), non_empty=non_empty)
@@ -68,6 +75,9 @@ def _str(raw: dict[str, Any], key: str, where: str, default: str = "", non_empty
 
 
 def _int(raw: dict[str, Any], key: str, where: str, default: int, lo: int, hi: int) -> int:
+    value = raw.get(key, default)
+    if value.__class__ is int and lo <= value <= hi:  # the common case (a boolean's class is bool)
+        return value
     return integer(field(raw, key, where, default), _at(where, key), lo, hi)
 
 
