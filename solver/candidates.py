@@ -211,6 +211,14 @@ def reversed_legs(graph: LegGraph, legs: Sequence[Leg]) -> tuple[Leg, ...]:
     return tuple(out)
 
 
+def _quick_fit(train: Train) -> bool | None:
+    """How `train_findings` reads for a walked route of this train, in short: False when it counts visit
+    costs, True when it counts hex crossings, None when it must be asked (a class, a list, no limit)."""
+    if train.klass or train.local:
+        return None
+    return {"stops": False, "hexes": True}.get(train.unit)
+
+
 def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
                      deadline: float | None = None, walk_deadline: float | None = None,
                      cancel: CancelToken | None = None) -> tuple[list[Candidate], bool]:
@@ -222,6 +230,8 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if plain[ci] else {}
                 for ci, t in enumerate(classes)]
     cache: dict[tuple[int, frozenset[str]], list[int]] = {}
+    quick_fit = [_quick_fit(t) for t in classes]
+    need_stops = None in quick_fit
     if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
         walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
     shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, cancel=cancel)
@@ -232,11 +242,15 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                                or (cancel is not None and cancel.cancelled)):
             complete = False
             break
-        stops = [board.nodes[n] for n in nodes_]
+        stops = [board.nodes[n] for n in nodes_] if need_stops else []
         cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
         back: Candidate | None = None  # the route walked the other way, where a bonus pays more so
         for ci, train in enumerate(classes):
-            if train_findings(train, stops, crossings, cost, token):
+            quick = quick_fit[ci]
+            if quick is not None:  # a walked route has two stops: only its token and its length are left to check
+                if not (token or not train.requires_token) or (crossings if quick else cost) > train.distance:
+                    continue
+            elif train_findings(train, stops, crossings, cost, token):
                 continue
             priced = pricer.price(train, nodes_) if pricer is not None else None
             if priced is not None:
