@@ -192,13 +192,20 @@ def _train(raw: Any, index: int) -> Train:
                  by_hex=_flag(raw, "by_hex", where), extra=tuple(sorted(extra)))
 
 
+_EDGES = {str(e): e for e in range(6)}
+
+
 def _neighbors(raw: dict[str, Any], where: str) -> dict[int, str]:
     at = where + ".neighbors"
     out: dict[int, str] = {}
     for key, other in obj(field(raw, "neighbors", where, {}), at).items():
-        if key not in ("0", "1", "2", "3", "4", "5"):
+        edge = _EDGES.get(key)
+        if edge is None:
             raise BoardError(f"{at}[{key[:20]!r}]", "an edge must be one of '0'..'5'")
-        out[int(key)] = text(other, f"{at}[{key}]", non_empty=True)
+        if other.__class__ is str and other and len(other) <= MAX_ID_LENGTH:
+            out[edge] = other
+        else:
+            out[edge] = text(other, f"{at}[{key}]", non_empty=True)
     return out
 
 
