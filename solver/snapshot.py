@@ -68,6 +68,8 @@ def _str(raw: dict[str, Any], key: str, where: str, default: str = "", non_empty
     value = raw.get(key)
     if value.__class__ is str and value and len(value) <= MAX_ID_LENGTH:  # the common case, checked below otherwise
         return value
+    if value is None and not non_empty and key not in raw:  # absent: the default
+        return default
     if non_empty and key not in raw:
         raise BoardError(_at(where, key), "missing")
     value = text(field(raw, key, where, default), _at(where, key), non_empty=non_empty)
@@ -99,7 +101,44 @@ def _lanes(raw: dict[str, Any], where: str) -> tuple[tuple[int, int], tuple[int,
     return out[0], out[1]
 
 
+_EDGE_ENDS = {e: PathEnd(edge=e) for e in range(6)}  # frozen: one instance per edge serves every path
+_PLAIN_LANES = ((1, 0), (1, 0))
+
+
+def _plain_end(value: Any) -> PathEnd | None:
+    """A well-formed path end read directly; None when it needs the checked reading."""
+    if value.__class__ is int:
+        return _EDGE_ENDS.get(value)
+    if value.__class__ is str and value and len(value) <= MAX_ID_LENGTH:
+        return PathEnd(node=value)
+    return None
+
+
+def _plain_flag(raw: dict[str, Any], key: str) -> bool | None:
+    value = raw.get(key, False)
+    return value if value is True or value is False else None
+
+
+def _plain_path(raw: dict[str, Any], hex_id: str) -> Path | None:
+    """The common, well-formed path read without naming its fields; None when any field needs the
+    checked reading of `_path` (which then names the field at fault)."""
+    pid, track, lanes = raw.get("id"), raw.get("track", "broad"), raw.get("lanes", [])
+    a, b = _plain_end(raw.get("a")), _plain_end(raw.get("b"))
+    terminal, ignore = _plain_flag(raw, "terminal"), _plain_flag(raw, "ignore")
+    ignore_gauge_walk = _plain_flag(raw, "ignore_gauge_walk")
+    if (a is None or b is None or terminal is None or ignore is None or ignore_gauge_walk is None or lanes != []
+            or pid.__class__ is not str or not pid or len(pid) > MAX_ID_LENGTH
+            or track.__class__ is not str or not track or len(track) > MAX_ID_LENGTH):
+        return None
+    return Path(id=pid, hex=hex_id, a=a, b=b, track=track, lanes=_PLAIN_LANES, terminal=terminal, ignore=ignore,
+                ignore_gauge_walk=ignore_gauge_walk)
+
+
 def _path(raw: Any, hex_id: str, index: int) -> Path:
+    if raw.__class__ is dict:
+        plain = _plain_path(raw, hex_id)
+        if plain is not None:
+            return plain
     where = f"hexes[{hex_id}].paths[{label_of(raw, index)}]"
     raw = obj(raw, where)
     return Path(
