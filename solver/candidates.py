@@ -145,6 +145,9 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
     need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
     steps_taken = [0]
+    # a visit cost within a plain stop train's distance passes `fits` (asked only beyond it)
+    sure_cost = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
+    first = 0  # the order of the route's first stop (a route is kept from its lower end only)
 
     def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
              crossings: int, cost: int, token: bool) -> None:
@@ -157,7 +160,6 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             last = legs[-1]
             if stops[-1].id not in passable or (last.has_terminal and not last.may_stand(n_legs - 1, n_legs + 1)):
                 return
-        first = order[path[0]]
         for leg, leg_mask, node in steps[path[-1]]:
             if leg_mask & mask or node.id in seen or (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 1)):
                 continue
@@ -168,7 +170,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             stops.append(node)
             new_cross = crossings + leg.crossings
             new_cost = cost + node.visit_cost
-            if fits(stops, new_cross, new_cost):
+            if new_cost <= sure_cost or fits(stops, new_cross, new_cost):
                 path.append(node.id)
                 legs.append(leg)
                 seen.add(node.id)
@@ -191,6 +193,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             if start not in rules.starts:
                 continue
             node = nodes[start]
+            first = order[start]
             grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost, node.tokened_by_company)
     except _Stop:
         return out, False
