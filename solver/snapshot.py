@@ -169,7 +169,69 @@ def _near_edge(raw: dict[str, Any], where: str) -> float | None:
     return int(edge) if edge == int(edge) else edge
 
 
+def _plain_text(raw: dict[str, Any], key: str, default: str) -> str | None:
+    """A string field read directly: absent is the default, a non-empty string itself; else None."""
+    value = raw.get(key)
+    if value is None:
+        return None if key in raw else default
+    return value if value.__class__ is str and value and len(value) <= MAX_ID_LENGTH else None
+
+
+def _plain_int(raw: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int | None:
+    value = raw.get(key, default)
+    return value if value.__class__ is int and lo <= value <= hi else None
+
+
+def _plain_tokens(raw: dict[str, Any]) -> list[Token | None] | None:
+    """Token slots read directly (empty slots and tokens of plain strings); None otherwise."""
+    value = raw.get("tokens", [])
+    if value.__class__ is not list or len(value) > MAX_SLOTS:
+        return None
+    out: list[Token | None] = []
+    for t in value:
+        if t is None:
+            out.append(None)
+            continue
+        if t.__class__ is not dict:
+            return None
+        corp, status = _plain_text(t, "corp", ""), _plain_text(t, "status", "active")
+        kind = _plain_text(t, "type", "normal")
+        if corp is None or status is None or kind is None:
+            return None
+        out.append(Token(corp=corp, status=status, type=kind))
+    return out
+
+
+_NODE_TEXTS = (("sig", "sig"), ("klass", "class"), ("token_class", "token_class"), ("country", "country"),
+               ("exchange_owner", "exchange_owner"))
+
+
+def _plain_node(raw: dict[str, Any], hex_id: str) -> Node | None:
+    """The common, well-formed node read without naming its fields; None when any field needs the
+    checked reading of `_node` (which then names the field at fault)."""
+    if "h1873" in raw or raw.get("revenue_by_train", {}) != {} or raw.get("groups", []) != []:
+        return None
+    near_edge = raw.get("near_edge")
+    if near_edge is not None and not (near_edge.__class__ is int and 0 <= near_edge <= 5):
+        return None
+    fields = {"id": _plain_text(raw, "id", ""), "kind": _plain_text(raw, "kind", ""),
+              "revenue": _plain_int(raw, "revenue", 0, -MAX_REVENUE, MAX_REVENUE),
+              "visit_cost": _plain_int(raw, "visit_cost", 1, 0, MAX_VISIT_COST),
+              "route": _plain_text(raw, "route", "mandatory"), "slots": _plain_int(raw, "slots", 0, 0, MAX_SLOTS),
+              "tokens": _plain_tokens(raw), "blocks": _plain_flag(raw, "blocks"),
+              "terminal": _plain_flag(raw, "terminal"), "tokened_by_company": _plain_flag(raw, "tokened_by_company")}
+    for name, key in _NODE_TEXTS:
+        fields[name] = _plain_text(raw, key, "")
+    if None in fields.values() or not fields["id"] or not fields["kind"]:
+        return None
+    return Node(hex=hex_id, near_edge=near_edge, **fields)
+
+
 def _node(raw: Any, hex_id: str, index: int) -> Node:
+    if raw.__class__ is dict:
+        plain = _plain_node(raw, hex_id)
+        if plain is not None:
+            return plain
     where = f"hexes[{hex_id}].nodes[{label_of(raw, index)}]"
     raw = obj(raw, where)
     by_train = obj(field(raw, "revenue_by_train", where, {}), where + ".revenue_by_train")

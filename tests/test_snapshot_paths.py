@@ -50,14 +50,25 @@ def test_a_bad_path_field_is_named(key: str, value: Any, field: str, message: st
 
 @pytest.mark.parametrize(("key", "value", "message"), [
     ("revenue", True, "must be an integer"), ("revenue", 10**9, "must be in"), ("kind", "", "must not be empty"),
-    ("terminal", None, "must not be null"), ("sig", 5, "must be a string"),
+    ("terminal", None, "must not be null"), ("sig", 5, "must be a string"), ("tokens", [7], "must be an object"),
+    ("tokens", [None] * 99, "at most"), ("near_edge", 6, "must be a finite number"),
+    ("groups", [""], "must not be empty"),
 ])
 def test_a_bad_node_field_is_named(key: str, value: Any, message: str) -> None:
     raw = chain(3)
     raw["hexes"][0]["nodes"][0][key] = value
     with pytest.raises(BoardError) as err:
         board_from_snapshot(raw)
-    assert err.value.field.endswith(f".{key}") and message in err.value.message
+    assert f".{key}" in err.value.field and message in err.value.message
+
+
+def test_nodes_read_with_their_defaults() -> None:
+    raw = chain(3)
+    node = raw["hexes"][0]["nodes"][0]
+    node.update(tokens=[None, {"corp": "CO"}], near_edge=5.5, route="")
+    got = board_from_snapshot(raw).nodes[node["id"]]
+    assert (got.route, got.visit_cost, got.near_edge, got.sig) == ("mandatory", 1, 5.5, "")
+    assert [t and (t.corp, t.status, t.type) for t in got.tokens] == [None, ("CO", "active", "normal")]
 
 
 def test_a_bad_neighbour_is_named() -> None:
