@@ -14,7 +14,8 @@ from solver.board import Board, Train
 from solver.candidates import build_leg_graph, enumerate_routes
 from solver.modifiers.candidate_values import CandidatePricer, candidate_pricer
 from solver.modifiers.route_value import route_value
-from solver.snapshot import board_from_snapshot
+from solver.snapshot import board_from_snapshot, read_positions
+from tests.conftest import CORPUS
 from tests.test_bruteforce import MOD_SEEDS, make_snapshot_modifiers
 
 
@@ -82,3 +83,18 @@ def test_order_matters_for_a_first_hit_with_differing_values() -> None:
     snap["modifiers"][0]["count"] = "per_stop"
     pricer = candidate_pricer(board_from_snapshot(snap))
     assert pricer is not None and pricer.order_free
+
+
+def _corpus_boards(title: str, every: int) -> list[Board]:
+    files = sorted((CORPUS / title).glob("*.jsonl.gz"))
+    raws = [p.raw for f in files for p in read_positions(f) if p.raw is not None and p.raw.get("modifiers")]
+    return [board_from_snapshot(r) for r in raws[::every]]
+
+
+def test_pricer_matches_both_directions_on_corpus_boards_with_bonuses() -> None:
+    """1846 (east-west sums, list trains), 1870 (end-stop revenue) and 1856: real tables and trains."""
+    priced = 0
+    for title, every in (("1846", 12), ("1870", 12), ("1856", 8)):
+        for board in _corpus_boards(title, every):
+            priced += _check(board)[0]
+    assert priced >= 1000

@@ -5,8 +5,9 @@ match), and the candidate walk keeps one direction per route: `price` prices bot
 which direction pays more. A candidate's revenue list is its stop revenues (route order)
 followed by one entry per bonus line, so its sum stays the route's value.
 
-Pricing the reverse is skipped where no bonus can tell the directions apart (`order_free`), and
-for trains on which every stop pays it only re-reads the bonuses: the stops pay the same either way.
+Pricing the reverse is skipped where no bonus can tell the directions apart (`order_free` for the
+board, `_route_order_free` for one route) and the train pays the same stops either way; for trains on
+which every stop pays it only re-reads the bonuses: the stops pay the same either way.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from solver.board import Board, Train
+from solver.board import Board, Node, Train
+from solver.limits import MAX_SUBSET_SEARCH
 from solver.modifiers.model import STOP_REVENUE, SUM, BestRouteBonus, ComboBonus, RequiredRoute, StopBonus
 from solver.modifiers.route_value import RouteBonuses, route_bonuses, route_value
 
@@ -41,6 +43,16 @@ def order_free(m: StopBonus | ComboBonus, stops_in_hex: Counter[str]) -> bool:
     return _same_either_way([v for _, v in m.hexes], [stops_in_hex[h] for h, _ in m.hexes])  # once
 
 
+def _symmetric_list(train: Train, n_stops: int) -> bool:
+    """Whether a list train's best paying subset is worth the same either way: no kind fits two rows
+    (each stop has its one row, whatever the order), and the route is short enough that the subset
+    search never runs out of its budget (2^stops subsets at most)."""
+    if train.unit != "stops_by_type" or 2 ** n_stops > MAX_SUBSET_SEARCH:
+        return False
+    kinds = [k for r in train.rows for k in r.kinds]
+    return len(kinds) == len(set(kinds))
+
+
 class CandidatePricer:
     """Prices candidate routes of one board with its route bonuses."""
 
@@ -51,6 +63,20 @@ class CandidatePricer:
         self.keep_zero = any(isinstance(m, (BestRouteBonus, RequiredRoute)) for m in board.modifiers)
         stops_in_hex = Counter(n.hex for n in board.nodes.values())  # junctions too: never fewer
         self.order_free = bonuses is None or all(order_free(m, stops_in_hex) for m in bonuses.modifiers)
+        # the hex tables of the bonuses that may depend on the order, read per route by `_route_order_free`
+        self.tables: list[dict[str, object]] = []
+        for m in bonuses.modifiers if bonuses is not None else ():
+            if not order_free(m, stops_in_hex):
+                self.tables.extend([dict(m.hexes)] if isinstance(m, StopBonus) else [dict(t) for t in m.sets])
+
+    def _route_order_free(self, stops: Sequence[Node]) -> bool:
+        """Whether no bonus table meets two stops of this route that pay differently (or their own
+        revenue): then every subset of its stops earns the same bonuses walked either way."""
+        for table in self.tables:
+            values = [table[n.hex] for n in stops if n.hex in table]
+            if len(values) >= 2 and (STOP_REVENUE in values or len(set(values)) > 1):
+                return False
+        return True
 
     def price(self, train: Train, nodes: Sequence[str]) -> tuple[list[int], bool] | None:
         """The route's values (stops, then bonuses) in its better direction and whether that is
@@ -60,14 +86,17 @@ class CandidatePricer:
             return None
         ahead = route_value(self.board, train, nodes, self.bonuses)
         ahead_values = ahead.stop_revenues + [b.amount for b in ahead.bonuses]
+        free = self.order_free or self._route_order_free(stops)
         if train.unit in EVERY_STOP_PAYS:
-            if self.order_free:
+            if free:
                 return ahead_values, False
             # every stop pays the same either way: only the bonuses are read again on the reversed stops
             back_stops = ahead.stop_revenues[::-1]
             back_lines = self.bonuses.lines(list(zip(stops[::-1], back_stops)))
             if sum(b.amount for b in back_lines) > sum(b.amount for b in ahead.bonuses):
                 return back_stops + [b.amount for b in back_lines], True
+            return ahead_values, False
+        if free and _symmetric_list(train, len(stops)):
             return ahead_values, False
         back = route_value(self.board, train, nodes[::-1], self.bonuses)
         if back.total > ahead.total:
