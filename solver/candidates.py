@@ -156,10 +156,6 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                                                   or (cancel is not None and cancel.cancelled)):
             raise _Stop
         n_legs = len(legs)
-        if n_legs:
-            last = legs[-1]
-            if stops[-1].id not in passable or (last.has_terminal and not last.may_stand(n_legs - 1, n_legs + 1)):
-                return
         for leg, leg_mask, node in steps[path[-1]]:
             if leg_mask & mask or node.id in seen or (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 1)):
                 continue
@@ -181,8 +177,10 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                     if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
                                            and time.monotonic() > deadline):
                         raise _Stop
-                grow(path, seen, legs, new_mask, stops, groups | set(node.groups) if node.groups else groups,
-                     new_cross, new_cost, new_token)
+                # a route goes on through this stop only if it may pass it (asked here: no call for a dead end)
+                if node.id in passable and not (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 2)):
+                    grow(path, seen, legs, new_mask, stops, groups | set(node.groups) if node.groups else groups,
+                         new_cross, new_cost, new_token)
                 seen.discard(node.id)
                 path.pop()
                 legs.pop()
