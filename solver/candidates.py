@@ -145,6 +145,9 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
     need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
     steps_taken = [0]
+    # a visit cost within a plain stop train's distance passes `fits` (asked only beyond it)
+    sure_cost = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
+    first = 0  # the order of the route's first stop (a route is kept from its lower end only)
 
     def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
              crossings: int, cost: int, token: bool) -> None:
@@ -153,11 +156,6 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                                                   or (cancel is not None and cancel.cancelled)):
             raise _Stop
         n_legs = len(legs)
-        if n_legs:
-            last = legs[-1]
-            if stops[-1].id not in passable or (last.has_terminal and not last.may_stand(n_legs - 1, n_legs + 1)):
-                return
-        first = order[path[0]]
         for leg, leg_mask, node in steps[path[-1]]:
             if leg_mask & mask or node.id in seen or (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 1)):
                 continue
@@ -168,7 +166,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             stops.append(node)
             new_cross = crossings + leg.crossings
             new_cost = cost + node.visit_cost
-            if fits(stops, new_cross, new_cost):
+            if new_cost <= sure_cost or fits(stops, new_cross, new_cost):
                 path.append(node.id)
                 legs.append(leg)
                 seen.add(node.id)
@@ -179,8 +177,10 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                     if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
                                            and time.monotonic() > deadline):
                         raise _Stop
-                grow(path, seen, legs, new_mask, stops, groups | set(node.groups) if node.groups else groups,
-                     new_cross, new_cost, new_token)
+                # a route goes on through this stop only if it may pass it (asked here: no call for a dead end)
+                if node.id in passable and not (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 2)):
+                    grow(path, seen, legs, new_mask, stops, groups | set(node.groups) if node.groups else groups,
+                         new_cross, new_cost, new_token)
                 seen.discard(node.id)
                 path.pop()
                 legs.pop()
@@ -191,6 +191,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             if start not in rules.starts:
                 continue
             node = nodes[start]
+            first = order[start]
             grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost, node.tokened_by_company)
     except _Stop:
         return out, False
@@ -211,6 +212,14 @@ def reversed_legs(graph: LegGraph, legs: Sequence[Leg]) -> tuple[Leg, ...]:
     return tuple(out)
 
 
+def _quick_fit(train: Train) -> bool | None:
+    """How `train_findings` reads for a walked route of this train, in short: False when it counts visit
+    costs, True when it counts hex crossings, None when it must be asked (a class, a list, no limit)."""
+    if train.klass or train.local:
+        return None
+    return {"stops": False, "hexes": True}.get(train.unit)
+
+
 def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
                      deadline: float | None = None, walk_deadline: float | None = None,
                      cancel: CancelToken | None = None) -> tuple[list[Candidate], bool]:
@@ -222,6 +231,8 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if plain[ci] else {}
                 for ci, t in enumerate(classes)]
     cache: dict[tuple[int, frozenset[str]], list[int]] = {}
+    quick_fit = [_quick_fit(t) for t in classes]
+    need_stops = None in quick_fit
     if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
         walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
     shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, cancel=cancel)
@@ -232,11 +243,15 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                                or (cancel is not None and cancel.cancelled)):
             complete = False
             break
-        stops = [board.nodes[n] for n in nodes_]
+        stops = [board.nodes[n] for n in nodes_] if need_stops else []
         cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
         back: Candidate | None = None  # the route walked the other way, where a bonus pays more so
         for ci, train in enumerate(classes):
-            if train_findings(train, stops, crossings, cost, token):
+            quick = quick_fit[ci]
+            if quick is not None:  # a walked route has two stops: only its token and its length are left to check
+                if not (token or not train.requires_token) or (crossings if quick else cost) > train.distance:
+                    continue
+            elif train_findings(train, stops, crossings, cost, token):
                 continue
             priced = pricer.price(train, nodes_) if pricer is not None else None
             if priced is not None:

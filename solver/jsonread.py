@@ -39,21 +39,15 @@ def _reject_constant(name: str) -> Any:
 
 
 def json_depth(value: Any) -> int:
-    """How deeply lists and objects nest in a parsed value (0 for a scalar), without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            item = list(item.values())
-        elif not isinstance(item, list):
-            continue
+    """How deeply lists and objects nest in a parsed value (0 for a scalar), level by level without
+    recursion (stops counting past MAX_JSON_DEPTH + 1)."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    depth = 0
+    while level and depth <= MAX_JSON_DEPTH:
         depth += 1
-        deepest = max(deepest, depth)
-        if depth > MAX_JSON_DEPTH:
-            return depth
-        stack.extend((x, depth) for x in item if isinstance(x, (dict, list)))
-    return deepest
+        level = [x for item in level for x in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(x, (dict, list))]
+    return depth
 
 
 def loads(text: str | bytes, where: str) -> Any:

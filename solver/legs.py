@@ -86,16 +86,21 @@ class PathIndex:
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.at: dict[tuple[str, PathEnd], list[Path]] = {}
+        self.at: dict[tuple[str, int | None, str | None], list[Path]] = {}  # (hex, edge, node): plain hashing
         self.keys: dict[str, list[TrackKey]] = {}
+        self.key_sets: dict[str, frozenset[TrackKey]] = {}
+        self.repeats: set[str] = set()  # paths that use one track key twice (never part of a leg)
         self.steps = 0  # path steps walked over this board, held to MAX_BOARD_WALK_STEPS
         for p in board.paths.values():
             for end in (p.a, p.b):
-                self.at.setdefault((p.hex, end), []).append(p)
-            self.keys[p.id] = path_keys(board, p)
+                self.at.setdefault((p.hex, end.edge, end.node), []).append(p)
+            keys = self.keys[p.id] = path_keys(board, p)
+            self.key_sets[p.id] = frozenset(keys)
+            if len(self.key_sets[p.id]) != len(keys):
+                self.repeats.add(p.id)
 
     def paths_at(self, hex_id: str, end: PathEnd) -> list[Path]:
-        return self.at.get((hex_id, end), [])
+        return self.at.get((hex_id, end.edge, end.node), [])
 
 
 class _Walker:
@@ -136,8 +141,8 @@ class _Walker:
                     self.pop(owner)
                 continue
             path, entry = step
-            keys = self.index.keys[path.id]
-            if any(k in self.used for k in keys) or len(set(keys)) != len(keys):
+            keys = index.key_sets[path.id]
+            if path.id in index.repeats or not self.used.isdisjoint(keys):
                 continue  # a leg never uses the same track twice
             steps += 1
             index.steps += 1
@@ -157,7 +162,7 @@ class _Walker:
     def pop(self, path: Path) -> None:
         self.chain.pop()
         self.in_chain.discard(path.id)
-        self.used.difference_update(self.index.keys[path.id])
+        self.used.difference_update(self.index.key_sets[path.id])
 
     def continuations(self, start: str, path: Path, entry: PathEnd) -> Iterator[tuple[Path, PathEnd]] | None:
         """The paths that may follow `path` (the chain's last), lazily; None when the leg ends here

@@ -6,9 +6,11 @@ Identical trains form one class with a count, so the model has no train symmetry
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections import defaultdict
 from collections.abc import Hashable, Iterable
+from itertools import chain
 
 from ortools.sat.python import cp_model
 
@@ -127,7 +129,7 @@ def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts:
         used_mask: dict[str, int] = defaultdict(int)
         used_r: set[tuple[int, str]] = set()
         out, total = [], 0
-        seq = ([first] if first else []) + order
+        seq = chain([first], order) if first else order  # no copy of a long list per restart
         for k, (v, r, ci) in enumerate(seq):
             if k % 4096 == 4095 and out and ((deadline is not None and time.monotonic() > deadline)
                                              or (cancel is not None and cancel.cancelled)):
@@ -161,12 +163,13 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
     best routes of every other train (conflicts ignored, the largest run bonuses added) they earn
     no more than `lower`; a route a RequiredRoute accepts is always kept. Also returns that
     conflict-free upper bound on the whole packing."""
+    values = [{ci: sum(st) for ci, st in c.revenue.items()} for c in cands]  # each option's value, summed once
     tops: dict[int, list[int]] = defaultdict(list)
-    for c in cands:
-        for ci, st in c.revenue.items():
-            tops[ci].append(sum(st))
+    for vs in values:
+        for ci, v in vs.items():
+            tops[ci].append(v)
     for ci in tops:
-        tops[ci] = sorted(tops[ci], reverse=True)[: counts[ci]]
+        tops[ci] = heapq.nlargest(counts[ci], tops[ci])
     upper = sum(sum(t) for t in tops.values()) + (terms.upper_extra(cands) if terms is not None else 0)
     kept_pairs = set(keep)
     out: list[Candidate] = []
@@ -175,7 +178,7 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
         rev = {}
         required = terms is not None and terms.qualifies(c)
         for ci, st in c.revenue.items():
-            v, t = sum(st), tops[ci]
+            v, t = values[r][ci], tops[ci]
             ub = upper - t[-1] + v if len(t) == counts[ci] and v < t[-1] else upper
             if ub > lower or (r, ci) in kept_pairs or required:
                 rev[ci] = st

@@ -17,6 +17,7 @@ from solver.limits import (
     MAX_DISTANCE,
     MAX_GROUPS,
     MAX_HEXES,
+    MAX_ID_LENGTH,
     MAX_LANE_WIDTH,
     MAX_MULTIPLIER,
     MAX_NODES,
@@ -56,11 +57,19 @@ def _at(where: str, key: str) -> str:
 
 
 def _flag(raw: dict[str, Any], key: str, where: str, default: bool = False) -> bool:
+    value = raw.get(key, default)
+    if value is True or value is False:  # the common case, without building the field's name
+        return value
     return boolean(field(raw, key, where, default), _at(where, key))
 
 
 def _str(raw: dict[str, Any], key: str, where: str, default: str = "", non_empty: bool = False) -> str:
     """A string field; an empty string means the default, as an unset protobuf field does."""
+    value = raw.get(key)
+    if value.__class__ is str and value and len(value) <= MAX_ID_LENGTH:  # the common case, checked below otherwise
+        return value
+    if value is None and not non_empty and key not in raw:  # absent: the default
+        return default
     if non_empty and key not in raw:
         raise BoardError(_at(where, key), "missing")
     value = text(field(raw, key, where, default), _at(where, key), non_empty=non_empty)
@@ -68,6 +77,9 @@ def _str(raw: dict[str, Any], key: str, where: str, default: str = "", non_empty
 
 
 def _int(raw: dict[str, Any], key: str, where: str, default: int, lo: int, hi: int) -> int:
+    value = raw.get(key, default)
+    if value.__class__ is int and lo <= value <= hi:  # the common case (a boolean's class is bool)
+        return value
     return integer(field(raw, key, where, default), _at(where, key), lo, hi)
 
 
@@ -89,7 +101,44 @@ def _lanes(raw: dict[str, Any], where: str) -> tuple[tuple[int, int], tuple[int,
     return out[0], out[1]
 
 
+_EDGE_ENDS = {e: PathEnd(edge=e) for e in range(6)}  # frozen: one instance per edge serves every path
+_PLAIN_LANES = ((1, 0), (1, 0))
+
+
+def _plain_end(value: Any) -> PathEnd | None:
+    """A well-formed path end read directly; None when it needs the checked reading."""
+    if value.__class__ is int:
+        return _EDGE_ENDS.get(value)
+    if value.__class__ is str and value and len(value) <= MAX_ID_LENGTH:
+        return PathEnd(node=value)
+    return None
+
+
+def _plain_flag(raw: dict[str, Any], key: str) -> bool | None:
+    value = raw.get(key, False)
+    return value if value is True or value is False else None
+
+
+def _plain_path(raw: dict[str, Any], hex_id: str) -> Path | None:
+    """The common, well-formed path read without naming its fields; None when any field needs the
+    checked reading of `_path` (which then names the field at fault)."""
+    pid, track, lanes = raw.get("id"), raw.get("track", "broad"), raw.get("lanes", [])
+    a, b = _plain_end(raw.get("a")), _plain_end(raw.get("b"))
+    terminal, ignore = _plain_flag(raw, "terminal"), _plain_flag(raw, "ignore")
+    ignore_gauge_walk = _plain_flag(raw, "ignore_gauge_walk")
+    if (a is None or b is None or terminal is None or ignore is None or ignore_gauge_walk is None or lanes != []
+            or pid.__class__ is not str or not pid or len(pid) > MAX_ID_LENGTH
+            or track.__class__ is not str or not track or len(track) > MAX_ID_LENGTH):
+        return None
+    return Path(id=pid, hex=hex_id, a=a, b=b, track=track, lanes=_PLAIN_LANES, terminal=terminal, ignore=ignore,
+                ignore_gauge_walk=ignore_gauge_walk)
+
+
 def _path(raw: Any, hex_id: str, index: int) -> Path:
+    if raw.__class__ is dict:
+        plain = _plain_path(raw, hex_id)
+        if plain is not None:
+            return plain
     where = f"hexes[{hex_id}].paths[{label_of(raw, index)}]"
     raw = obj(raw, where)
     return Path(
@@ -120,7 +169,69 @@ def _near_edge(raw: dict[str, Any], where: str) -> float | None:
     return int(edge) if edge == int(edge) else edge
 
 
+def _plain_text(raw: dict[str, Any], key: str, default: str) -> str | None:
+    """A string field read directly: absent is the default, a non-empty string itself; else None."""
+    value = raw.get(key)
+    if value is None:
+        return None if key in raw else default
+    return value if value.__class__ is str and value and len(value) <= MAX_ID_LENGTH else None
+
+
+def _plain_int(raw: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int | None:
+    value = raw.get(key, default)
+    return value if value.__class__ is int and lo <= value <= hi else None
+
+
+def _plain_tokens(raw: dict[str, Any]) -> list[Token | None] | None:
+    """Token slots read directly (empty slots and tokens of plain strings); None otherwise."""
+    value = raw.get("tokens", [])
+    if value.__class__ is not list or len(value) > MAX_SLOTS:
+        return None
+    out: list[Token | None] = []
+    for t in value:
+        if t is None:
+            out.append(None)
+            continue
+        if t.__class__ is not dict:
+            return None
+        corp, status = _plain_text(t, "corp", ""), _plain_text(t, "status", "active")
+        kind = _plain_text(t, "type", "normal")
+        if corp is None or status is None or kind is None:
+            return None
+        out.append(Token(corp=corp, status=status, type=kind))
+    return out
+
+
+_NODE_TEXTS = (("sig", "sig"), ("klass", "class"), ("token_class", "token_class"), ("country", "country"),
+               ("exchange_owner", "exchange_owner"))
+
+
+def _plain_node(raw: dict[str, Any], hex_id: str) -> Node | None:
+    """The common, well-formed node read without naming its fields; None when any field needs the
+    checked reading of `_node` (which then names the field at fault)."""
+    if "h1873" in raw or raw.get("revenue_by_train", {}) != {} or raw.get("groups", []) != []:
+        return None
+    near_edge = raw.get("near_edge")
+    if near_edge is not None and not (near_edge.__class__ is int and 0 <= near_edge <= 5):
+        return None
+    fields = {"id": _plain_text(raw, "id", ""), "kind": _plain_text(raw, "kind", ""),
+              "revenue": _plain_int(raw, "revenue", 0, -MAX_REVENUE, MAX_REVENUE),
+              "visit_cost": _plain_int(raw, "visit_cost", 1, 0, MAX_VISIT_COST),
+              "route": _plain_text(raw, "route", "mandatory"), "slots": _plain_int(raw, "slots", 0, 0, MAX_SLOTS),
+              "tokens": _plain_tokens(raw), "blocks": _plain_flag(raw, "blocks"),
+              "terminal": _plain_flag(raw, "terminal"), "tokened_by_company": _plain_flag(raw, "tokened_by_company")}
+    for name, key in _NODE_TEXTS:
+        fields[name] = _plain_text(raw, key, "")
+    if None in fields.values() or not fields["id"] or not fields["kind"]:
+        return None
+    return Node(hex=hex_id, near_edge=near_edge, **fields)
+
+
 def _node(raw: Any, hex_id: str, index: int) -> Node:
+    if raw.__class__ is dict:
+        plain = _plain_node(raw, hex_id)
+        if plain is not None:
+            return plain
     where = f"hexes[{hex_id}].nodes[{label_of(raw, index)}]"
     raw = obj(raw, where)
     by_train = obj(field(raw, "revenue_by_train", where, {}), where + ".revenue_by_train")
@@ -182,13 +293,20 @@ def _train(raw: Any, index: int) -> Train:
                  by_hex=_flag(raw, "by_hex", where), extra=tuple(sorted(extra)))
 
 
+_EDGES = {str(e): e for e in range(6)}
+
+
 def _neighbors(raw: dict[str, Any], where: str) -> dict[int, str]:
     at = where + ".neighbors"
     out: dict[int, str] = {}
     for key, other in obj(field(raw, "neighbors", where, {}), at).items():
-        if key not in ("0", "1", "2", "3", "4", "5"):
+        edge = _EDGES.get(key)
+        if edge is None:
             raise BoardError(f"{at}[{key[:20]!r}]", "an edge must be one of '0'..'5'")
-        out[int(key)] = text(other, f"{at}[{key}]", non_empty=True)
+        if other.__class__ is str and other and len(other) <= MAX_ID_LENGTH:
+            out[edge] = other
+        else:
+            out[edge] = text(other, f"{at}[{key}]", non_empty=True)
     return out
 
 
