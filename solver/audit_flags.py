@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-IN_SCOPE_TITLES_WITH_OWN_REVENUE = {"Harzbahn 1873"}
+from solver import rulesets
+
 FLAG_CODES = ("UNDERSERVICED", "RECORDED_REVENUE_MISMATCH")
 
 
 def outside_rulesets(line: dict[str, Any]) -> bool:
     """A position whose rules no ruleset or modifier describes (`revenue_model: unsupported`; older
-    snapshots without a model: a game-specific bonus outside 1873)."""
+    snapshots without a model: a game-specific bonus on a title no ruleset of its own claims)."""
     model = line.get("revenue_model")
     if model:
         return model == "unsupported"
-    return line.get("plain_revenue") is False and line.get("title") not in IN_SCOPE_TITLES_WITH_OWN_REVENUE
+    return line.get("plain_revenue") is False and rulesets.for_title(str(line.get("title", ""))) == "standard"
 
 
 def flagged(line: dict[str, Any]) -> bool:

@@ -12,9 +12,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from solver.audit_flags import IN_SCOPE_TITLES_WITH_OWN_REVENUE, flagged, outside_rulesets
+from solver.audit_flags import flagged, outside_rulesets
 
-__all__ = ["IN_SCOPE_TITLES_WITH_OWN_REVENUE", "Summary", "Tally", "flagged", "outside_rulesets", "summarise"]
+__all__ = ["Summary", "Tally", "flagged", "outside_rulesets", "summarise"]
 
 
 @dataclass
