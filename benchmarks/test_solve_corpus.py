@@ -63,3 +63,24 @@ def test_solve_positions_of_title(benchmark, title: str, objective: str | None) 
         "autorouter_p99_ms": round(_p99(ar), 2) if ar else None,
     })
     assert len(times) == len(boards)
+
+
+def test_solve_whole_corpus(benchmark) -> None:
+    """The issue's corpus targets are over the whole corpus: every supported position once, with the
+    objective its title defaults to; `extra_info` has the median and p99 of `solve_ms`."""
+    boards = [b for title in sorted(BOARDS) for b in BOARDS[title]]
+    nxt = count()
+    times: list[float] = []
+
+    def setup():
+        return (boards[next(nxt) % len(boards)],), {}
+
+    def run(board):
+        result = solve(board, SolveOptions(time_limit_s=60))
+        times.append(result.stats["solve_ms"])
+        return result
+
+    benchmark.pedantic(run, setup=setup, rounds=len(boards), iterations=1, warmup_rounds=0)
+    benchmark.extra_info.update({"positions": len(boards), "median_ms": round(statistics.median(times), 2),
+                                 "p99_ms": round(_p99(times), 2), "max_ms": round(max(times), 2)})
+    assert len(times) == len(boards)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from solver.board import Board, Node, Train
 from solver.cancel import CancelToken
 from solver.legs import Leg, PathIndex, walk_legs
-from solver.modifiers.candidate_values import candidate_pricer
+from solver.modifiers.candidate_values import EVERY_STOP_PAYS, candidate_pricer
 from solver.route_rules import train_findings
 from solver.train_rules import route_stop_revenues, stop_revenue, within_distance
 
@@ -246,6 +246,7 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
         stops = [board.nodes[n] for n in nodes_] if need_stops else []
         cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
         back: Candidate | None = None  # the route walked the other way, where a bonus pays more so
+        priced_by_revs: dict[tuple[int, ...], tuple[list[int], bool] | None] = {}
         for ci, train in enumerate(classes):
             quick = quick_fit[ci]
             if quick is not None:  # a walked route has two stops: only its token and its length are left to check
@@ -253,16 +254,24 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                     continue
             elif train_findings(train, stops, crossings, cost, token):
                 continue
-            priced = pricer.price(train, nodes_) if pricer is not None else None
+            plain_revs = [node_rev[ci][n] for n in nodes_] if plain[ci] else None
+            priced = None
+            if pricer is not None:
+                key = tuple(plain_revs) if plain_revs is not None and train.unit in EVERY_STOP_PAYS else None
+                if key is None or key not in priced_by_revs:  # trains paid alike get alike bonuses
+                    priced = pricer.price(train, nodes_, plain_revs)
+                    if key is not None:
+                        priced_by_revs[key] = priced
+                else:
+                    priced = priced_by_revs[key]
             if priced is not None:
                 revs, reverse = priced
                 if reverse:
                     back = back or Candidate(nodes=nodes_[::-1], legs=reversed_legs(graph, legs), mask=mask)
                     back.revenue[ci] = revs
                     continue
-            elif plain[ci]:
-                table = node_rev[ci]
-                revs = [table[n] for n in nodes_]
+            elif plain_revs is not None:
+                revs = plain_revs
             else:
                 key = (ci, frozenset(nodes_))
                 if key not in cache:

@@ -174,18 +174,20 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
     kept_pairs = set(keep)
     out: list[Candidate] = []
     new_keep: list[Choice] = []
+
+    def could_beat(v: int, ci: int) -> bool:  # paired with the best of every other train, it beats `lower`
+        t = tops[ci]
+        return (upper - t[-1] + v if len(t) == counts[ci] and v < t[-1] else upper) > lower
+
     for r, c in enumerate(cands):
-        rev = {}
         required = terms is not None and terms.qualifies(c)
-        for ci, st in c.revenue.items():
-            v, t = values[r][ci], tops[ci]
-            ub = upper - t[-1] + v if len(t) == counts[ci] and v < t[-1] else upper
-            if ub > lower or (r, ci) in kept_pairs or required:
-                rev[ci] = st
-                if (r, ci) in kept_pairs:
-                    new_keep.append((len(out), ci))
-        if rev:
-            out.append(Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue=rev, bits=c.bits))
+        kept = [ci for ci, v in values[r].items() if required or (r, ci) in kept_pairs or could_beat(v, ci)]
+        if not kept:
+            continue
+        new_keep.extend((len(out), ci) for ci in kept if (r, ci) in kept_pairs)
+        out.append(c if len(kept) == len(c.revenue) else  # the common case: the route as it is
+                   Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue={ci: c.revenue[ci] for ci in kept},
+                             bits=c.bits))
     return out, new_keep, upper
 
 

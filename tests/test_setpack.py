@@ -10,7 +10,7 @@ import time
 import pytest
 
 from solver.cancel import CancelToken
-from solver.setpack import best_packing
+from solver.setpack import assign_trains, best_packing
 
 
 def _brute(values, classes, keys, counts) -> int:
@@ -45,7 +45,7 @@ def test_best_packing_matches_brute_force(seed: int) -> None:
     rng = random.Random(seed)
     values, classes, keys, counts = _instance(rng, rng.randint(1, 14), rng.randint(3, 12), rng.randint(1, 3))
     expected = _brute(values, classes, keys, counts)
-    result = best_packing(values, classes, [sum(1 << k for k in ks) for ks in keys], counts)
+    result = best_packing(values, [1 << c for c in classes], [sum(1 << k for k in ks) for ks in keys], counts)
     assert result.finished
     assert result.value == expected
     chosen = result.chosen or []
@@ -58,8 +58,9 @@ def test_best_packing_matches_brute_force(seed: int) -> None:
 
 def test_lower_bound_not_beaten_gives_no_choice() -> None:
     values, classes, keys, counts = [5, 4, 3], [0, 0, 0], [0b01, 0b01, 0b10], [2]
-    assert best_packing(values, classes, keys, counts).value == 8
-    result = best_packing(values, classes, keys, counts, lower=8)
+    fits = [1 << c for c in classes]
+    assert best_packing(values, fits, keys, counts).value == 8
+    result = best_packing(values, fits, keys, counts, lower=8)
     assert result.finished and result.chosen is None and result.value == 8
 
 
@@ -67,7 +68,7 @@ def _big(rng: random.Random):
     n = 3000
     values = [rng.randint(1, 1000) for _ in range(n)]
     keys = [sum(1 << k for k in rng.sample(range(40), 6)) for _ in range(n)]
-    return values, [0] * n, keys, [6]
+    return values, [1] * n, keys, [6]
 
 
 def test_stops_at_node_limit_deadline_and_cancel() -> None:
@@ -79,3 +80,43 @@ def test_stops_at_node_limit_deadline_and_cancel() -> None:
     result = best_packing(values, classes, keys, counts, cancel=token)
     assert not result.finished
     assert result.chosen  # the best packing found so far is still given
+
+
+def _brute_fits(values, fits, keys, counts) -> int:
+    """The best packing by brute force, each option on a train class it fits (by trying every
+    assignment of classes)."""
+    best = 0
+    n = len(values)
+    for size in range(1, sum(counts) + 1):
+        for combo in itertools.combinations(range(n), size):
+            taken = [k for i in combo for k in keys[i]]
+            if len(taken) != len(set(taken)):
+                continue
+            options = [[c for c in range(len(counts)) if fits[i] >> c & 1] for i in combo]
+            if any(all(a.count(c) <= counts[c] for c in range(len(counts))) for a in itertools.product(*options)):
+                best = max(best, sum(values[i] for i in combo))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_options_fitting_several_classes_match_brute_force(seed: int) -> None:
+    """Options that several train classes may run (a route a 5 and a D both run for the same
+    revenue) are one option: the search keeps Hall's condition, and the trains assigned after it
+    respect the counts."""
+    rng = random.Random(1000 + seed)
+    n_classes = rng.randint(1, 3)
+    values, _, keys, counts = _instance(rng, rng.randint(1, 12), rng.randint(3, 10), n_classes)
+    fits = [rng.randint(1, (1 << n_classes) - 1) for _ in values]
+    expected = _brute_fits(values, fits, keys, counts)
+    result = best_packing(values, fits, [sum(1 << k for k in ks) for ks in keys], counts)
+    assert result.finished and result.value == expected
+    chosen = result.chosen or []
+    assert sum(values[i] for i in chosen) == expected
+    classes = assign_trains([fits[i] for i in chosen], counts)
+    assert all(fits[i] >> c & 1 for i, c in zip(chosen, classes, strict=True))
+    assert all(classes.count(c) <= counts[c] for c in range(n_classes))
+
+
+def test_assign_trains_refuses_options_that_do_not_fit() -> None:
+    with pytest.raises(ValueError):
+        assign_trains([0b01, 0b01], [1, 1])  # two options for the one train of class 0

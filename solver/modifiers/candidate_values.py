@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from solver.board import Board, Node, Train
 from solver.limits import MAX_SUBSET_SEARCH
 from solver.modifiers.model import STOP_REVENUE, SUM, BestRouteBonus, ComboBonus, RequiredRoute, StopBonus
-from solver.modifiers.route_value import RouteBonuses, route_bonuses, route_value
+from solver.modifiers.route_value import RouteBonuses, RouteValue, route_bonuses, route_value
 
 EVERY_STOP_PAYS = ("stops", "hexes", "none")  # units whose routes pay every visited stop (no subset chosen)
 
@@ -78,13 +78,18 @@ class CandidatePricer:
                 return False
         return True
 
-    def price(self, train: Train, nodes: Sequence[str]) -> tuple[list[int], bool] | None:
+    def price(self, train: Train, nodes: Sequence[str], paid: list[int] | None = None,
+              ) -> tuple[list[int], bool] | None:
         """The route's values (stops, then bonuses) in its better direction and whether that is
-        the reverse; None when no bonus can apply (price it as usual)."""
+        the reverse; None when no bonus can apply (price it as usual). `paid`: what each stop pays
+        this train, when the caller has it and every stop pays (saves pricing the stops again)."""
         stops = [self.board.nodes[n] for n in nodes]
         if self.bonuses is None or not self.bonuses.touches(stops):
             return None
-        ahead = route_value(self.board, train, nodes, self.bonuses)
+        if paid is not None and train.unit in EVERY_STOP_PAYS:
+            ahead = RouteValue(paid, self.bonuses.lines(list(zip(stops, paid))))
+        else:
+            ahead = route_value(self.board, train, nodes, self.bonuses)
         ahead_values = ahead.stop_revenues + [b.amount for b in ahead.bonuses]
         free = self.order_free or self._route_order_free(stops)
         if train.unit in EVERY_STOP_PAYS:
