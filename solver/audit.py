@@ -12,6 +12,7 @@ from solver.cancel import CancelToken
 from solver.claims import claims_from_recorded
 from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import evaluate_with_advice
+from solver.gcpause import gc_paused
 from solver.jsonread import loads
 from solver.optimiser import solve
 from solver.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
@@ -46,7 +47,15 @@ def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
     """The audit line of one snapshot. Errors become an `error` field, never an exception.
 
     With `maps`, a flagged position (`solver.audit_flags.flagged`) also gets `maps`: the SVG route maps of
-    the recorded run (judged) and of the optimum, drawn here where the board is at hand."""
+    the recorded run (judged) and of the optimum, drawn here where the board is at hand. The cyclic
+    garbage collector rests meanwhile (`solver.gcpause`): reading the board allocates many objects,
+    and reference counting frees them."""
+    with gc_paused():
+        return _audit(source, raw, time_limit_s, objective, maps, cancel)
+
+
+def _audit(source: str, raw: dict[str, Any], time_limit_s: float, objective: str, maps: bool,
+           cancel: CancelToken | None) -> dict[str, Any]:
     t0 = time.perf_counter()
     line = _base(source, raw)
     try:

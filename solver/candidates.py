@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from solver.board import Board, Node, Train
 from solver.cancel import CancelToken
 from solver.legs import Leg, PathIndex, walk_legs
-from solver.modifiers.candidate_values import EVERY_STOP_PAYS, candidate_pricer
+from solver.modifiers.candidate_values import candidate_pricer
 from solver.route_rules import train_findings
 from solver.train_rules import route_stop_revenues, stop_revenue, within_distance
 
@@ -102,6 +102,17 @@ class Candidate:
     mask: int
     revenue: dict[int, list[int]] = field(default_factory=dict)  # class index -> stop revenues
     bits: tuple[int, ...] = ()  # the set bits of `mask` (filled in once candidates are pruned)
+
+    _totals: dict[int, int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def totals(self) -> dict[int, int]:
+        """Per train class, the route's value (its revenue list summed), summed once when first read
+        (the revenue lists are complete by then: they are filled while the candidate is made).
+        Not a functools.cached_property: that one takes a lock on every read in Python 3.11."""
+        if self._totals is None:
+            self._totals = {ci: sum(st) for ci, st in self.revenue.items()}
+        return self._totals
 
 
 CHECK_EVERY = 1024  # route-walk steps between looks at the clock and the cancel token
@@ -230,6 +241,9 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     plain = [t.unit in ("stops", "hexes", "none") for t in classes]  # every stop pays
     node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if plain[ci] else {}
                 for ci, t in enumerate(classes)]
+    # classes whose every stop pays the same (a 6 and a D): one revenue list and one bonus pricing per route
+    same_table = [next(k for k in range(len(classes)) if plain[k] and node_rev[k] == node_rev[ci]) if plain[ci] else ci
+                  for ci in range(len(classes))]
     cache: dict[tuple[int, frozenset[str]], list[int]] = {}
     quick_fit = [_quick_fit(t) for t in classes]
     need_stops = None in quick_fit
@@ -246,7 +260,8 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
         stops = [board.nodes[n] for n in nodes_] if need_stops else []
         cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
         back: Candidate | None = None  # the route walked the other way, where a bonus pays more so
-        priced_by_revs: dict[tuple[int, ...], tuple[list[int], bool] | None] = {}
+        priced_by_table: dict[int, tuple[list[int], bool] | None] = {}
+        revs_of_table: dict[int, list[int]] = {}
         for ci, train in enumerate(classes):
             quick = quick_fit[ci]
             if quick is not None:  # a walked route has two stops: only its token and its length are left to check
@@ -254,16 +269,20 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                     continue
             elif train_findings(train, stops, crossings, cost, token):
                 continue
-            plain_revs = [node_rev[ci][n] for n in nodes_] if plain[ci] else None
+            plain_revs = None
+            if plain[ci]:  # classes paid alike per stop share one list
+                plain_revs = revs_of_table.get(same_table[ci])
+                if plain_revs is None:
+                    plain_revs = revs_of_table[same_table[ci]] = [node_rev[ci][n] for n in nodes_]
             priced = None
             if pricer is not None:
-                key = tuple(plain_revs) if plain_revs is not None and train.unit in EVERY_STOP_PAYS else None
-                if key is None or key not in priced_by_revs:  # trains paid alike get alike bonuses
+                table = same_table[ci] if plain_revs is not None else None
+                if table is None or table not in priced_by_table:  # trains paid alike get alike bonuses
                     priced = pricer.price(train, nodes_, plain_revs)
-                    if key is not None:
-                        priced_by_revs[key] = priced
+                    if table is not None:
+                        priced_by_table[table] = priced
                 else:
-                    priced = priced_by_revs[key]
+                    priced = priced_by_table[table]
             if priced is not None:
                 revs, reverse = priced
                 if reverse:

@@ -119,7 +119,7 @@ def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts:
            cancel: CancelToken | None = None) -> list[Choice]:
     """A quick legal packing: best-paying candidates first, restarted from each of the best
     few candidates forced in first; the best of these runs (valued with the run rules)."""
-    order = sorted(((sum(st), r, ci) for r, c in enumerate(cands) for ci, st in c.revenue.items()), reverse=True)
+    order = sorted(((v, r, ci) for r, c in enumerate(cands) for ci, v in c.totals.items()), reverse=True)
     need = sum(counts)
     if terms is not None and terms.route_cap is not None:
         need = min(need, terms.route_cap)
@@ -163,7 +163,7 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
     best routes of every other train (conflicts ignored, the largest run bonuses added) they earn
     no more than `lower`; a route a RequiredRoute accepts is always kept. Also returns that
     conflict-free upper bound on the whole packing."""
-    values = [{ci: sum(st) for ci, st in c.revenue.items()} for c in cands]  # each option's value, summed once
+    values = [c.totals for c in cands]  # each option's value
     tops: dict[int, list[int]] = defaultdict(list)
     for vs in values:
         for ci, v in vs.items():

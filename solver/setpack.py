@@ -238,8 +238,7 @@ def _options(cands: Sequence[Candidate], groups: Sequence[str], merge: bool
     fits: list[int] = []
     for r, c in enumerate(cands):
         same: dict[tuple[str, int], int] = {}  # (track group, value) -> option index
-        for ci, stops in c.revenue.items():
-            v = sum(stops)
+        for ci, v in c.totals.items():
             k = same.get((groups[ci], v)) if merge else None
             if k is None:
                 same[(groups[ci], v)] = len(options)

@@ -16,6 +16,8 @@ from solver.claims import claims_from_recorded
 from solver.evaluator import evaluate, evaluate_with_advice
 from solver.optimiser import solve
 from solver.results import ClaimedRoute, SolveOptions
+from solver.rulesets.r_1873.service_rule import route_limit
+from solver.rulesets.r_1873.view import harzbahn
 from solver.snapshot import board_from_snapshot, read_positions
 from tests.conftest import CORPUS
 
@@ -60,7 +62,9 @@ def test_1873_position(pos) -> None:
     assert rules.status == "OPTIMAL"
     assert len(rules.routes) >= len(snap["recorded"]["routes"])
     assert evaluate(board, _claims(rules)).legal
+    assert len(rules.routes) <= route_limit(harzbahn(board))  # the limit the service rule trusts without a search
+    advised = evaluate_with_advice(board, claims_from_recorded(snap["recorded"]))
+    assert advised.extras.routes_possible == len(rules.routes)  # searched or read off a run at the limit
     if rules.revenue < engine["routes_revenue"]:
-        advised = evaluate_with_advice(board, claims_from_recorded(snap["recorded"]))
         finding = next((f for f in advised.findings if f.code == "UNDERSERVICED"), None)
         assert finding is not None and not finding.hard

@@ -13,13 +13,27 @@ from solver.cancel import CancelToken
 from solver.results import Evaluation, Finding, Objective, SolveOptions, Status
 from solver.rulesets.r_1873.extras import HarzbahnRun
 from solver.rulesets.r_1873.solve import solve_run
+from solver.rulesets.r_1873.view import Harzbahn, harzbahn
+
+
+def route_limit(ctx: Harzbahn) -> int:
+    """The most routes the trains may run at all: each mining train's sub-trains, plus the diesel's
+    train ids (what the optimiser's model allows; the network and track rules may allow fewer)."""
+    diesel = ctx.diesel_train
+    return (sum(len(st.subtrains) for st in ctx.mining_trains)
+            + (len(ctx.diesel_pool or diesel.subtrains) if diesel is not None else 0))
 
 
 def service_finding(board: Board, evaluation: Evaluation, time_limit_s: float = 10.0,
                     cancel: CancelToken | None = None) -> Finding | None:
     """UNDERSERVICED when a legal run could service more routes than the claimed one."""
+    if not isinstance(evaluation.extras, HarzbahnRun):
+        return None
+    if evaluation.extras.routes_serviced >= route_limit(harzbahn(board)):  # no run services more: no search
+        evaluation.extras.routes_possible = evaluation.extras.routes_serviced
+        return None
     best = solve_run(board, SolveOptions(time_limit_s=time_limit_s, objective=Objective.RULEBOOK, cancel=cancel))
-    if best.status != Status.OPTIMAL or not isinstance(evaluation.extras, HarzbahnRun):
+    if best.status != Status.OPTIMAL:
         return None
     possible = len(best.routes)
     evaluation.extras.routes_possible = possible
