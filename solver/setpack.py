@@ -200,16 +200,28 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
             j = x.bit_length() - 1
             x ^= 1 << j  # positive masks only: Python's AND with a negative int is several times slower
             vj = vals[j]
-            if value + vj + _top(x, slots - 1, vals) <= best_value:
-                break  # no later option (worth less, with fewer open after it) does better
             if slots == 1:  # the last train: the best open option is the best completion
-                best_value, best_set = value + vj, chosen + [j]
+                if value + vj > best_value:
+                    best_value, best_set = value + vj, chosen + [j]
+                break
+            # the bound: no later option (worth less, with fewer open after it) does better
+            rest = (vals[x.bit_length() - 1] if x else 0) if slots == 2 else _top(x, slots - 1, vals)
+            if value + vj + rest <= best_value:
                 break
             nodes[0] += 1
             if nodes[0] % CHECK_EVERY == 0 and out_of_time():
                 stopped[0] = True
                 return
             child = slots_left.take(fit[j], x & left_open(j))
+            if slots == 2:  # one train after j: its best open option completes the packing (no call)
+                if value + vj > best_value:
+                    best_value, best_set = value + vj, chosen + [j]
+                if child:
+                    k = child.bit_length() - 1
+                    if value + vj + vals[k] > best_value:
+                        best_value, best_set = value + vj + vals[k], chosen + [j, k]
+                slots_left.give_back(fit[j])
+                continue
             chosen.append(j)
             search(child, value + vj, slots - 1)
             chosen.pop()

@@ -37,6 +37,8 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     terms = run_terms(board)  # the modifiers' run rules (None without any)
     t_bound = time.monotonic()
     starts = GREEDY_STARTS if len(cands) <= MANY_CANDIDATES else GREEDY_STARTS_MANY
+    if terms is None and len(cands) > MANY_CANDIDATES:
+        starts = 1  # the exact branch and bound follows, whatever the lower bound; it only feeds the pruning
     lower_pack = greedy(cands, counts, groups, starts, budget.until("greedy"), terms, opts.cancel)
     lower = run_value(cands, lower_pack, terms) or 0
     cands, lower_pack, upper = prune(cands, counts, lower, lower_pack, terms)
