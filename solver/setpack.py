@@ -100,7 +100,9 @@ class _Slots:
 
     def __init__(self, fits: Sequence[int], counts: Sequence[int], full: int) -> None:
         self.within: dict[int, list[int]] = defaultdict(list)  # fit -> the sets T containing it
-        sets = _union_closure(set(fits))  # Hall's condition needs only the unions of fits
+        distinct = set(fits)
+        # Hall's condition needs only the unions of fits; with one class per option, the classes alone
+        sets = sorted(distinct) if all(f & (f - 1) == 0 for f in distinct) else _union_closure(distinct)
         self.room = {t: sum(counts[c] for c in range(len(counts)) if t >> c & 1) for t in sets}
         members: dict[int, list[int]] = defaultdict(list)
         for j, f in enumerate(fits):

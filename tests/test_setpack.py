@@ -120,3 +120,15 @@ def test_options_fitting_several_classes_match_brute_force(seed: int) -> None:
 def test_assign_trains_refuses_options_that_do_not_fit() -> None:
     with pytest.raises(ValueError):
         assign_trains([0b01, 0b01], [1, 1])  # two options for the one train of class 0
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_many_classes_of_one_train_each(seed: int) -> None:
+    """Eight train classes, one class per option: the Hall sets are the classes alone (not their
+    255 unions), and the answer is still the brute-force optimum."""
+    rng = random.Random(5000 + seed)
+    values, classes, keys, _ = _instance(rng, rng.randint(4, 12), rng.randint(4, 10), 8)
+    counts = [1] * 8
+    expected = _brute(values, classes, keys, counts)
+    result = best_packing(values, [1 << c for c in classes], [sum(1 << k for k in ks) for ks in keys], counts)
+    assert result.finished and result.value == expected
