@@ -233,11 +233,19 @@ def _quick_fit(train: Train) -> bool | None:
 
 def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
                      deadline: float | None = None, walk_deadline: float | None = None,
-                     cancel: CancelToken | None = None) -> tuple[list[Candidate], bool]:
+                     cancel: CancelToken | None = None, best_only: bool = False,
+                     stats: dict[str, float] | None = None) -> tuple[list[Candidate], bool]:
     """Legal routes with their revenue per train class. The walk already obeys the shape rules
     (`route_rules.shape_findings`); a route is kept for a class if it also passes the train's
-    rules (`route_rules.train_findings`) and earns something."""
+    rules (`route_rules.train_findings`) and earns something.
+
+    With `best_only` (for a company with one train and no run rules, whose best run is its best
+    route), a route is kept only when it earns more than every route before it: the last one kept
+    is the best, and the thousands of others are never stored. `stats["routes_priced"]` counts
+    the routes priced either way."""
     cands: list[Candidate] = []
+    best = 0 if best_only else -1  # with best_only, the value a route must beat to be kept
+    n_priced = 0
     plain = [t.unit in ("stops", "hexes", "none") for t in classes]  # every stop pays
     node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if plain[ci] else {}
                 for ci, t in enumerate(classes)]
@@ -299,10 +307,16 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                 revs = [by_node[n] for n in nodes_]
             if sum(revs) > 0 or keep_zero:
                 cand.revenue[ci] = revs
-        if cand.revenue:
-            cands.append(cand)
-        if back is not None:
-            cands.append(back)
+        for kept in (cand, back):
+            if kept is None or not kept.revenue:
+                continue
+            n_priced += 1
+            if best_only:
+                value = max(kept.totals.values())
+                if value <= best:
+                    continue
+                best = value
+            cands.append(kept)
     local_classes = [ci for ci, t in enumerate(classes) if t.local]
     for nid, node in board.nodes.items():
         if local_classes and node.kind == "city" and node.tokened_by_company:
@@ -314,5 +328,8 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                 if sum(stops_rev) > 0:
                     cand.revenue[ci] = stops_rev
             if cand.revenue:
-                cands.append(cand)
+                n_priced += 1
+                cands.append(cand)  # a local run: few, kept whatever they earn
+    if stats is not None:
+        stats["routes_priced"] = float(n_priced)
     return cands, complete

@@ -11,6 +11,7 @@ import time
 from collections import defaultdict
 from collections.abc import Hashable, Iterable
 from itertools import chain
+from operator import itemgetter
 
 from ortools.sat.python import cp_model
 
@@ -119,7 +120,8 @@ def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts:
            cancel: CancelToken | None = None) -> list[Choice]:
     """A quick legal packing: best-paying candidates first, restarted from each of the best
     few candidates forced in first; the best of these runs (valued with the run rules)."""
-    order = sorted(((v, r, ci) for r, c in enumerate(cands) for ci, v in c.totals.items()), reverse=True)
+    order = [(v, r, ci) for r, c in enumerate(cands) for ci, v in c.totals.items()]
+    order.sort(key=itemgetter(0), reverse=True)  # by value alone: ties keep the route order (and sort fast)
     need = sum(counts)
     if terms is not None and terms.route_cap is not None:
         need = min(need, terms.route_cap)

@@ -237,7 +237,7 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
     finally:  # the recursive closures refer to themselves: break the cycles for reference counting
         search = None  # noqa: F841
     picked = [order[j] for j in best_set] if best_set is not None else None
-    stats = {"bb_keys": float(len(users)), "bb_nodes": float(nodes[0]), "bb_setup_ms": setup_ms,
+    stats = {"bb_options": float(n), "bb_keys": float(len(users)), "bb_nodes": float(nodes[0]), "bb_setup_ms": setup_ms,
              "bb_ms": (time.monotonic() - t0) * 1000.0}
     return PackResult(chosen=picked, value=best_value, finished=not stopped[0], stats=stats)
 

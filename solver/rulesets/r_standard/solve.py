@@ -29,12 +29,16 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     reps, members = train_classes(board.trains)
     counts = [len(m) for m in members]
     graph = build_leg_graph(board)
-    cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, budget.until("enumerate"),
-                                         walk_deadline=budget.until("walk"), cancel=opts.cancel)
-    stats: dict[str, float] = {"candidates": float(len(cands)), "classes": float(len(reps)),
-                               "enumerate_ms": budget.elapsed_ms(), "workers": float(opts.workers)}
-    groups = [track_group(board, t) for t in reps]
     terms = run_terms(board)  # the modifiers' run rules (None without any)
+    priced: dict[str, float] = {}
+    # one train and no run rules: the best run is the best route, so only routes that beat all before are kept
+    cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, budget.until("enumerate"),
+                                         walk_deadline=budget.until("walk"), cancel=opts.cancel,
+                                         best_only=terms is None and len(board.trains) == 1, stats=priced)
+    stats: dict[str, float] = {"candidates": priced["routes_priced"], "kept": float(len(cands)),
+                               "classes": float(len(reps)), "enumerate_ms": budget.elapsed_ms(),
+                               "workers": float(opts.workers)}
+    groups = [track_group(board, t) for t in reps]
     t_bound = time.monotonic()
     starts = GREEDY_STARTS if len(cands) <= MANY_CANDIDATES else GREEDY_STARTS_MANY
     if terms is None and len(cands) > MANY_CANDIDATES:
