@@ -1,0 +1,33 @@
+"""A company with one train keeps only the routes that beat all routes walked before them: the
+last kept route is worth the most of all, and the optimiser's answer is that value."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from solver.candidates import build_leg_graph, candidate_routes
+from solver.optimiser import solve
+from solver.packing import train_classes
+from solver.results import SolveOptions
+from solver.snapshot import board_from_snapshot
+from tests.stress_boards import stress_snapshots
+
+
+@pytest.mark.parametrize(("title", "index"), [("1856", 3), ("1882", 0), ("18GA", 1)])
+def test_best_only_keeps_the_best_route(title: str, index: int) -> None:
+    board = board_from_snapshot(stress_snapshots(title)[index])
+    board = replace(board, trains=board.trains[:1], modifiers=[])
+    reps, _ = train_classes(board.trains)
+    graph = build_leg_graph(board)
+    every, done = candidate_routes(board, graph, reps)
+    stats: dict[str, float] = {}
+    kept, done_too = candidate_routes(board, graph, reps, best_only=True, stats=stats)
+    assert done and done_too
+    values = [max(c.totals.values()) for c in kept]
+    assert values == sorted(set(values))  # each kept route beats the ones before it
+    assert values[-1] == max(max(c.totals.values()) for c in every)
+    assert stats["routes_priced"] == len(every) > len(kept)
+    result = solve(board, SolveOptions(time_limit_s=30))
+    assert result.status == "OPTIMAL" and result.revenue == values[-1]
