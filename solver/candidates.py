@@ -241,11 +241,12 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
 
     With `best_only` (for a company with one train and no run rules, whose best run is its best
     route), a route is kept only when it earns more than every route before it: the last one kept
-    is the best, and the thousands of others are never stored. `stats["routes_priced"]` counts
-    the routes priced either way."""
+    is the best, and the thousands of others are never stored; with one train whose every stop
+    pays, a route that cannot beat the best so far even with the largest bonuses is not priced.
+    `stats["routes_walked"]` counts the routes the walk found either way."""
     cands: list[Candidate] = []
     best = 0 if best_only else -1  # with best_only, the value a route must beat to be kept
-    n_priced = 0
+    n_walked = 0
     plain = [t.unit in ("stops", "hexes", "none") for t in classes]  # every stop pays
     node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if plain[ci] else {}
                 for ci, t in enumerate(classes)]
@@ -259,12 +260,24 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
         walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
     shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, cancel=cancel)
     pricer = candidate_pricer(board)  # the modifiers' route bonuses (None without modifiers)
+    top_stop = max([0, *node_rev[0].values()]) if classes and plain[0] else 0
     keep_zero = pricer is not None and pricer.keep_zero
+    # one train whose every stop pays: a route whose stops plus the largest bonuses cannot beat the
+    # best so far is dropped before it is priced
+    lone_table = node_rev[0] if best_only and len(classes) == 1 and plain[0] else None
+    caps: dict[int, int] = {}  # route length -> the most its bonuses can add
     for k, (nodes_, legs, mask, crossings, cost, token) in enumerate(shapes):
         if k % 256 == 255 and ((deadline is not None and time.monotonic() > deadline)
                                or (cancel is not None and cancel.cancelled)):
             complete = False
             break
+        n_walked += 1
+        if lone_table is not None:
+            cap = caps.get(len(nodes_))
+            if cap is None:
+                cap = caps[len(nodes_)] = pricer.bonus_cap(top_stop, len(nodes_)) if pricer is not None else 0
+            if sum(map(lone_table.__getitem__, nodes_)) + cap <= best:
+                continue
         stops = [board.nodes[n] for n in nodes_] if need_stops else []
         cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
         back: Candidate | None = None  # the route walked the other way, where a bonus pays more so
@@ -310,7 +323,6 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
         for kept in (cand, back):
             if kept is None or not kept.revenue:
                 continue
-            n_priced += 1
             if best_only:
                 value = max(kept.totals.values())
                 if value <= best:
@@ -328,8 +340,7 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                 if sum(stops_rev) > 0:
                     cand.revenue[ci] = stops_rev
             if cand.revenue:
-                n_priced += 1
                 cands.append(cand)  # a local run: few, kept whatever they earn
     if stats is not None:
-        stats["routes_priced"] = float(n_priced)
+        stats["routes_walked"] = float(n_walked)
     return cands, complete

@@ -69,6 +69,23 @@ class CandidatePricer:
             if not order_free(m, stops_in_hex):
                 self.tables.extend([dict(m.hexes)] if isinstance(m, StopBonus) else [dict(t) for t in m.sets])
 
+    def bonus_cap(self, top_stop: int, n_stops: int) -> int:
+        """At most what the route bonuses add to one route of `n_stops` stops, where no stop pays
+        more than `top_stop` (bonuses are never negative)."""
+        cap = 0
+        for m in self.bonuses.modifiers if self.bonuses is not None else ():
+            if isinstance(m, StopBonus):
+                values = [top_stop if v == STOP_REVENUE else int(v) for _, v in m.hexes]
+                if m.count == "once":
+                    cap += max(values, default=0)
+                elif m.count == "per_hex":
+                    cap += sum(sorted(values, reverse=True)[:n_stops])
+                else:  # per_stop: each counted stop (both ends at most, for an endpoint bonus)
+                    cap += max(values, default=0) * (2 if m.endpoint else n_stops)
+            else:
+                cap += sum(max(v for _, v in t) for t in m.sets) if m.amount == SUM else int(m.amount)
+        return cap
+
     def _route_order_free(self, stops: Sequence[Node]) -> bool:
         """Whether no bonus table meets two stops of this route that pay differently (or their own
         revenue): then every subset of its stops earns the same bonuses walked either way."""

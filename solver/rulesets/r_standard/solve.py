@@ -35,7 +35,7 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, budget.until("enumerate"),
                                          walk_deadline=budget.until("walk"), cancel=opts.cancel,
                                          best_only=terms is None and len(board.trains) == 1, stats=priced)
-    stats: dict[str, float] = {"candidates": priced["routes_priced"], "kept": float(len(cands)),
+    stats: dict[str, float] = {"candidates": priced["routes_walked"], "kept": float(len(cands)),
                                "classes": float(len(reps)), "enumerate_ms": budget.elapsed_ms(),
                                "workers": float(opts.workers)}
     groups = [track_group(board, t) for t in reps]
