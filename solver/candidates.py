@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from solver.board import Board, Node, Train
 from solver.cancel import CancelToken
 from solver.legs import Leg, PathIndex, walk_legs
-from solver.modifiers.candidate_values import candidate_pricer
+from solver.modifiers.candidate_values import EVERY_STOP_PAYS, candidate_pricer
 from solver.route_rules import train_findings
 from solver.train_rules import route_stop_revenues, stop_revenue, within_distance
 
@@ -245,9 +245,9 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     pays, a route that cannot beat the best so far even with the largest bonuses is not priced.
     `stats["routes_walked"]` counts the routes the walk found either way."""
     cands: list[Candidate] = []
-    best = 0 if best_only else -1  # with best_only, the value a route must beat to be kept
+    best = 0  # with best_only, the value a route must beat to be kept
     n_walked = 0
-    plain = [t.unit in ("stops", "hexes", "none") for t in classes]  # every stop pays
+    plain = [t.unit in EVERY_STOP_PAYS for t in classes]  # every stop pays: the bonus pricing relies on it too
     node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if plain[ci] else {}
                 for ci, t in enumerate(classes)]
     # classes whose every stop pays the same (a 6 and a D): one revenue list and one bonus pricing per route
