@@ -16,7 +16,7 @@ MAX_MODIFIERS = 256
 MAX_REVENUE = 100_000  # |revenue| of a node, per-train revenue, bonus or 1873 money
 MAX_MULTIPLIER = 100  # a train's or a distance row's multiplier: 1..100
 MAX_DISTANCE = 999  # stops, hexes or a row's pay/visit; 999 is solver.board.UNLIMITED
-MAX_VISIT_COST = 99
+MAX_VISIT_COST = 999  # 999 = a stop no train can afford (1877: Stockholm Tramways uses 100)
 MAX_LANE_WIDTH = 8
 MAX_SLOTS = 16
 MAX_GROUPS = 16  # revenue groups of one node

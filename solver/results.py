@@ -24,7 +24,9 @@ class Status(StrEnum):
 
 
 class Objective(StrEnum):
-    """What a solve maximises where a ruleset knows more than one reading (1873's service rule)."""
+    """What a solve maximises where a ruleset knows more than one reading: RULEBOOK is the rules'
+    own reading (1873's service rule; elsewhere the company's whole income, revenue + subsidy),
+    REVENUE_ONLY the run's revenue alone."""
 
     RULEBOOK = "RULEBOOK"
     REVENUE_ONLY = "REVENUE_ONLY"
@@ -78,12 +80,14 @@ class PricedRoute:
     stop_revenues: list[int]
     revenue: int  # the stops plus every bonus line
     bonuses: list[BonusLine] = field(default_factory=list)  # game-specific bonuses, one line each
+    subsidy: int = 0  # paid to the company besides the revenue (StopBonus with target "subsidy")
 
     def as_dict(self) -> dict[str, Any]:
         """The route as JSON-ready data in the snapshot's id scheme."""
         return {"train": self.train, "nodes": self.nodes, "legs": [list(leg.paths) for leg in self.legs],
                 "hexes": [list(leg.hexes) for leg in self.legs], "stop_revenues": self.stop_revenues,
-                "bonuses": [b.as_dict() for b in self.bonuses], "revenue": self.revenue}
+                "bonuses": [b.as_dict() for b in self.bonuses], "revenue": self.revenue,
+                "subsidy": self.subsidy}
 
 
 @dataclass
@@ -107,6 +111,7 @@ class Evaluation:
     findings: list[Finding]
     extras: RunExtras | None = None
     run_lines: list[BonusLine] = field(default_factory=list)  # run adjustments (a dropped route), in `revenue`
+    subsidy: int = 0  # the run's subsidy: the sum of its routes' subsidies, paid besides `revenue`
 
     @property
     def hard_findings(self) -> list[Finding]:
@@ -130,9 +135,10 @@ class SolveResult:
 
     revenue: int
     status: Status
-    bound: int
+    bound: int  # an upper bound on the objective (revenue + subsidy, or revenue alone with REVENUE_ONLY)
     routes: list[PricedRoute]
     stats: dict[str, float] = field(default_factory=dict)
     evaluation: Evaluation | None = None
     extras: RunExtras | None = None
     reason: str = ""  # why there is no answer (INFEASIBLE), when the ruleset can say
+    subsidy: int = 0  # the run's subsidy, paid to the company besides `revenue`

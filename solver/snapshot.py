@@ -260,7 +260,7 @@ def _row(raw: Any, where: str) -> DistanceRow:
     kinds = tuple(str_list(field(raw, "nodes", where), where + ".nodes", len(NODE_KINDS)))
     pay = _int(raw, "pay", where, 0, 0, MAX_DISTANCE)
     return DistanceRow(kinds=kinds, pay=pay, visit=_int(raw, "visit", where, pay, 0, MAX_DISTANCE),
-                       multiplier=_int(raw, "multiplier", where, 1, 1, MAX_MULTIPLIER))
+                       multiplier=_int(raw, "multiplier", where, 1, 0, MAX_MULTIPLIER))
 
 
 def _train(raw: Any, index: int) -> Train:
