@@ -33,6 +33,11 @@ def _end(msg: pb.PathEnd, where: str) -> PathEnd:
     raise BoardError(where, "path end must be an edge or a node")
 
 
+def _row_multiplier(row: pb.DistanceRow) -> int:
+    """`row_multiplier` when set (0 included: a row that pays nothing), else `multiplier` (0 = 1)."""
+    return row.row_multiplier if row.HasField("row_multiplier") else row.multiplier or 1
+
+
 def _train(msg: pb.Train, i: int) -> Train:
     where = f"board.trains[{i}]"
     spec = msg.distance.WhichOneof("spec")
@@ -50,7 +55,7 @@ def _train(msg: pb.Train, i: int) -> Train:
     elif spec == "stops_by_type":
         unit = "stops_by_type"
         rows = tuple(DistanceRow(kinds=tuple(r.kinds), pay=r.pay, visit=r.visit if r.HasField("visit") else r.pay,
-                                 multiplier=r.multiplier or 1) for r in msg.distance.stops_by_type.rows)
+                                 multiplier=_row_multiplier(r)) for r in msg.distance.stops_by_type.rows)
         dist = sum(r.visit for r in rows)
     else:
         raise BoardError(where + ".distance", "a train needs a distance (stops, stops_by_type, hexes or unlimited)")
@@ -231,8 +236,10 @@ def board_to_proto(board: Board) -> pb.Board:
             tm.distance.flood.SetInParent()
         elif t.unit == "stops_by_type":
             for r in t.rows:
-                tm.distance.stops_by_type.rows.add(kinds=list(r.kinds), pay=r.pay, visit=r.visit,
-                                                   multiplier=r.multiplier)
+                row = tm.distance.stops_by_type.rows.add(kinds=list(r.kinds), pay=r.pay, visit=r.visit,
+                                                         multiplier=r.multiplier)
+                if r.multiplier == 0:  # `multiplier` reads 0 as 1: only `row_multiplier` carries it
+                    row.row_multiplier = 0
         elif t.unit == "hexes":
             tm.distance.hexes = t.distance
         elif t.unit == "none" or t.distance >= UNLIMITED:
@@ -279,7 +286,7 @@ def route_to_proto(route: PricedRoute) -> pb.Route:
         train=route.train, nodes=route.nodes,
         legs=[pb.Leg(paths=list(leg.paths), hexes=list(leg.hexes)) for leg in route.legs],
         stops=[pb.Stop(node=n, revenue=v) for n, v in zip(route.nodes, route.stop_revenues)],
-        revenue=route.revenue, bonuses=[bonus_line_to_proto(b) for b in route.bonuses])
+        revenue=route.revenue, bonuses=[bonus_line_to_proto(b) for b in route.bonuses], subsidy=route.subsidy)
 
 
 def finding_to_proto(f: Finding) -> pb.Finding:
@@ -295,7 +302,7 @@ def solve_response(result: SolveResult) -> pb.SolveResponse:
                             candidates=int(s.get("candidates", 0)),
                             candidates_after_prune=int(s.get("after_prune", 0)),
                             train_classes=int(s.get("classes", 0))),
-        reason=result.reason,
+        reason=result.reason, subsidy=result.subsidy,
         run_lines=[bonus_line_to_proto(line) for line in (result.evaluation.run_lines if result.evaluation else [])])
     _fill_extras(result.extras, resp)
     return resp
@@ -304,7 +311,7 @@ def solve_response(result: SolveResult) -> pb.SolveResponse:
 def evaluate_response(ev: Evaluation) -> pb.EvaluateResponse:
     resp = pb.EvaluateResponse(legal=ev.legal, revenue=ev.revenue, routes=[route_to_proto(r) for r in ev.routes],
                                findings=[finding_to_proto(f) for f in ev.findings],
-                               run_lines=[bonus_line_to_proto(line) for line in ev.run_lines])
+                               run_lines=[bonus_line_to_proto(line) for line in ev.run_lines], subsidy=ev.subsidy)
     _fill_extras(ev.extras, resp)
     return resp
 

@@ -46,7 +46,7 @@ def test_every_type_is_read_into_typed_data() -> None:
 @pytest.mark.parametrize(("raw", "field"), [
     ({**STOP, "hexes": {"D6": "thirty"}}, "modifiers[0].hexes.D6"),
     ({**STOP, "hexes": {"D6": None}}, "modifiers[0].hexes.D6"),
-    ({**STOP, "hexes": {"D6": -5}}, "modifiers[0].hexes.D6"),
+    ({**STOP, "hexes": {"D6": -100_001}}, "modifiers[0].hexes.D6"),  # v2 allows negatives, down to -MAX_REVENUE
     ({**STOP, "hexes": {"D6": True}}, "modifiers[0].hexes.D6"),
     ({**STOP, "hexes": {}}, "modifiers[0].hexes"),
     ({**STOP, "count": "twice"}, "modifiers[0].count"),

@@ -19,6 +19,47 @@ class Award(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AWARD_UNSPECIFIED: _ClassVar[Award]
     AWARD_MOST_VISITED_STOPS: _ClassVar[Award]
     AWARD_LAST: _ClassVar[Award]
+    AWARD_FIRST_MAX: _ClassVar[Award]
+
+class StopScope(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    STOP_SCOPE_UNSPECIFIED: _ClassVar[StopScope]
+    STOP_SCOPE_COUNTED: _ClassVar[StopScope]
+    STOP_SCOPE_VISITED: _ClassVar[StopScope]
+    STOP_SCOPE_PATH_HEXES: _ClassVar[StopScope]
+    STOP_SCOPE_ENDPOINTS: _ClassVar[StopScope]
+    STOP_SCOPE_CANDIDATES: _ClassVar[StopScope]
+
+class BonusTarget(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BONUS_TARGET_UNSPECIFIED: _ClassVar[BonusTarget]
+    BONUS_TARGET_REVENUE: _ClassVar[BonusTarget]
+    BONUS_TARGET_SUBSIDY: _ClassVar[BonusTarget]
+
+class CountMethod(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    COUNT_METHOD_UNSPECIFIED: _ClassVar[CountMethod]
+    COUNT_METHOD_MANDATORY_FIRST: _ClassVar[CountMethod]
+
+class RouteRuleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ROUTE_RULE_KIND_UNSPECIFIED: _ClassVar[RouteRuleKind]
+    ROUTE_RULE_KIND_MIN_STOPS: _ClassVar[RouteRuleKind]
+    ROUTE_RULE_KIND_MAX_STOPS: _ClassVar[RouteRuleKind]
+    ROUTE_RULE_KIND_NO_HEX_REVISIT: _ClassVar[RouteRuleKind]
+    ROUTE_RULE_KIND_FORBIDDEN_HEXES: _ClassVar[RouteRuleKind]
+
+class RouteSetRuleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ROUTE_SET_RULE_KIND_UNSPECIFIED: _ClassVar[RouteSetRuleKind]
+    ROUTE_SET_RULE_KIND_MAX_ROUTES_VISITING: _ClassVar[RouteSetRuleKind]
+
+class OverlapScope(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OVERLAP_SCOPE_UNSPECIFIED: _ClassVar[OverlapScope]
+    OVERLAP_SCOPE_RUN: _ClassVar[OverlapScope]
+    OVERLAP_SCOPE_ROUTE: _ClassVar[OverlapScope]
+    OVERLAP_SCOPE_POOLS: _ClassVar[OverlapScope]
 
 class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -40,6 +81,29 @@ STOP_COUNT_PER_STOP: StopCount
 AWARD_UNSPECIFIED: Award
 AWARD_MOST_VISITED_STOPS: Award
 AWARD_LAST: Award
+AWARD_FIRST_MAX: Award
+STOP_SCOPE_UNSPECIFIED: StopScope
+STOP_SCOPE_COUNTED: StopScope
+STOP_SCOPE_VISITED: StopScope
+STOP_SCOPE_PATH_HEXES: StopScope
+STOP_SCOPE_ENDPOINTS: StopScope
+STOP_SCOPE_CANDIDATES: StopScope
+BONUS_TARGET_UNSPECIFIED: BonusTarget
+BONUS_TARGET_REVENUE: BonusTarget
+BONUS_TARGET_SUBSIDY: BonusTarget
+COUNT_METHOD_UNSPECIFIED: CountMethod
+COUNT_METHOD_MANDATORY_FIRST: CountMethod
+ROUTE_RULE_KIND_UNSPECIFIED: RouteRuleKind
+ROUTE_RULE_KIND_MIN_STOPS: RouteRuleKind
+ROUTE_RULE_KIND_MAX_STOPS: RouteRuleKind
+ROUTE_RULE_KIND_NO_HEX_REVISIT: RouteRuleKind
+ROUTE_RULE_KIND_FORBIDDEN_HEXES: RouteRuleKind
+ROUTE_SET_RULE_KIND_UNSPECIFIED: RouteSetRuleKind
+ROUTE_SET_RULE_KIND_MAX_ROUTES_VISITING: RouteSetRuleKind
+OVERLAP_SCOPE_UNSPECIFIED: OverlapScope
+OVERLAP_SCOPE_RUN: OverlapScope
+OVERLAP_SCOPE_ROUTE: OverlapScope
+OVERLAP_SCOPE_POOLS: OverlapScope
 STATUS_UNSPECIFIED: Status
 OPTIMAL: Status
 FEASIBLE: Status
@@ -206,16 +270,18 @@ class Company(_message.Message):
     def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., tokens: _Optional[_Iterable[_Union[PlacedToken, _Mapping]]] = ..., type: _Optional[str] = ...) -> None: ...
 
 class DistanceRow(_message.Message):
-    __slots__ = ("kinds", "pay", "visit", "multiplier")
+    __slots__ = ("kinds", "pay", "visit", "multiplier", "row_multiplier")
     KINDS_FIELD_NUMBER: _ClassVar[int]
     PAY_FIELD_NUMBER: _ClassVar[int]
     VISIT_FIELD_NUMBER: _ClassVar[int]
     MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
+    ROW_MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
     kinds: _containers.RepeatedScalarFieldContainer[str]
     pay: int
     visit: int
     multiplier: int
-    def __init__(self, kinds: _Optional[_Iterable[str]] = ..., pay: _Optional[int] = ..., visit: _Optional[int] = ..., multiplier: _Optional[int] = ...) -> None: ...
+    row_multiplier: int
+    def __init__(self, kinds: _Optional[_Iterable[str]] = ..., pay: _Optional[int] = ..., visit: _Optional[int] = ..., multiplier: _Optional[int] = ..., row_multiplier: _Optional[int] = ...) -> None: ...
 
 class StopsByType(_message.Message):
     __slots__ = ("rows",)
@@ -328,16 +394,25 @@ class Board(_message.Message):
     def __init__(self, ruleset: _Optional[str] = ..., phase: _Optional[_Union[Phase, _Mapping]] = ..., company: _Optional[_Union[Company, _Mapping]] = ..., trains: _Optional[_Iterable[_Union[Train, _Mapping]]] = ..., hexes: _Optional[_Iterable[_Union[Hex, _Mapping]]] = ..., layout: _Optional[str] = ..., source: _Optional[_Union[Source, _Mapping]] = ..., options: _Optional[_Union[RulesOptions, _Mapping]] = ..., modifiers: _Optional[_Iterable[_Union[Modifier, _Mapping]]] = ..., revenue_model: _Optional[str] = ..., axes: _Optional[str] = ..., h1873: _Optional[_Union[Harzbahn1873, _Mapping]] = ...) -> None: ...
 
 class BonusValue(_message.Message):
-    __slots__ = ("amount", "stop_revenue")
+    __slots__ = ("amount", "stop_revenue", "minus_stop_revenue")
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
     STOP_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    MINUS_STOP_REVENUE_FIELD_NUMBER: _ClassVar[int]
     amount: int
     stop_revenue: bool
-    def __init__(self, amount: _Optional[int] = ..., stop_revenue: _Optional[bool] = ...) -> None: ...
+    minus_stop_revenue: bool
+    def __init__(self, amount: _Optional[int] = ..., stop_revenue: _Optional[bool] = ..., minus_stop_revenue: _Optional[bool] = ...) -> None: ...
 
 class StopBonus(_message.Message):
-    __slots__ = ("hexes", "count", "endpoint")
+    __slots__ = ("hexes", "count", "endpoint", "nodes", "scope", "target")
     class HexesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: BonusValue
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[BonusValue, _Mapping]] = ...) -> None: ...
+    class NodesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
         VALUE_FIELD_NUMBER: _ClassVar[int]
@@ -347,10 +422,16 @@ class StopBonus(_message.Message):
     HEXES_FIELD_NUMBER: _ClassVar[int]
     COUNT_FIELD_NUMBER: _ClassVar[int]
     ENDPOINT_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
     hexes: _containers.MessageMap[str, BonusValue]
     count: StopCount
     endpoint: bool
-    def __init__(self, hexes: _Optional[_Mapping[str, BonusValue]] = ..., count: _Optional[_Union[StopCount, str]] = ..., endpoint: _Optional[bool] = ...) -> None: ...
+    nodes: _containers.MessageMap[str, BonusValue]
+    scope: StopScope
+    target: BonusTarget
+    def __init__(self, hexes: _Optional[_Mapping[str, BonusValue]] = ..., count: _Optional[_Union[StopCount, str]] = ..., endpoint: _Optional[bool] = ..., nodes: _Optional[_Mapping[str, BonusValue]] = ..., scope: _Optional[_Union[StopScope, str]] = ..., target: _Optional[_Union[BonusTarget, str]] = ...) -> None: ...
 
 class HexValues(_message.Message):
     __slots__ = ("hexes",)
@@ -366,26 +447,43 @@ class HexValues(_message.Message):
     def __init__(self, hexes: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class ComboBonus(_message.Message):
-    __slots__ = ("sets", "fixed", "sum")
+    __slots__ = ("sets", "fixed", "sum", "scope", "exclusive")
     SETS_FIELD_NUMBER: _ClassVar[int]
     FIXED_FIELD_NUMBER: _ClassVar[int]
     SUM_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    EXCLUSIVE_FIELD_NUMBER: _ClassVar[int]
     sets: _containers.RepeatedCompositeFieldContainer[HexValues]
     fixed: int
     sum: bool
-    def __init__(self, sets: _Optional[_Iterable[_Union[HexValues, _Mapping]]] = ..., fixed: _Optional[int] = ..., sum: _Optional[bool] = ...) -> None: ...
+    scope: StopScope
+    exclusive: str
+    def __init__(self, sets: _Optional[_Iterable[_Union[HexValues, _Mapping]]] = ..., fixed: _Optional[int] = ..., sum: _Optional[bool] = ..., scope: _Optional[_Union[StopScope, str]] = ..., exclusive: _Optional[str] = ...) -> None: ...
 
 class BestRouteBonus(_message.Message):
-    __slots__ = ("award", "per_visited_stop", "amount", "requires_hexes")
+    __slots__ = ("award", "per_visited_stop", "amount", "per_distinct", "requires_hexes", "stop_kinds", "distinct_hex_values")
+    class DistinctHexValuesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     AWARD_FIELD_NUMBER: _ClassVar[int]
     PER_VISITED_STOP_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    PER_DISTINCT_FIELD_NUMBER: _ClassVar[int]
     REQUIRES_HEXES_FIELD_NUMBER: _ClassVar[int]
+    STOP_KINDS_FIELD_NUMBER: _ClassVar[int]
+    DISTINCT_HEX_VALUES_FIELD_NUMBER: _ClassVar[int]
     award: Award
     per_visited_stop: int
     amount: int
+    per_distinct: int
     requires_hexes: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, award: _Optional[_Union[Award, str]] = ..., per_visited_stop: _Optional[int] = ..., amount: _Optional[int] = ..., requires_hexes: _Optional[_Iterable[str]] = ...) -> None: ...
+    stop_kinds: NameList
+    distinct_hex_values: _containers.ScalarMap[str, str]
+    def __init__(self, award: _Optional[_Union[Award, str]] = ..., per_visited_stop: _Optional[int] = ..., amount: _Optional[int] = ..., per_distinct: _Optional[int] = ..., requires_hexes: _Optional[_Iterable[str]] = ..., stop_kinds: _Optional[_Union[NameList, _Mapping]] = ..., distinct_hex_values: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class RequiredRoute(_message.Message):
     __slots__ = ("endpoint_hexes", "error")
@@ -401,23 +499,91 @@ class DropLowestRoute(_message.Message):
     min_routes: int
     def __init__(self, min_routes: _Optional[int] = ...) -> None: ...
 
+class NameList(_message.Message):
+    __slots__ = ("names",)
+    NAMES_FIELD_NUMBER: _ClassVar[int]
+    names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, names: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class CountedStops(_message.Message):
+    __slots__ = ("method",)
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    method: CountMethod
+    def __init__(self, method: _Optional[_Union[CountMethod, str]] = ...) -> None: ...
+
+class RouteRule(_message.Message):
+    __slots__ = ("rule", "scope", "error", "count", "kinds", "hexes", "exclude_nodes")
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    HEXES_FIELD_NUMBER: _ClassVar[int]
+    EXCLUDE_NODES_FIELD_NUMBER: _ClassVar[int]
+    rule: RouteRuleKind
+    scope: StopScope
+    error: str
+    count: int
+    kinds: NameList
+    hexes: NameList
+    exclude_nodes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, rule: _Optional[_Union[RouteRuleKind, str]] = ..., scope: _Optional[_Union[StopScope, str]] = ..., error: _Optional[str] = ..., count: _Optional[int] = ..., kinds: _Optional[_Union[NameList, _Mapping]] = ..., hexes: _Optional[_Union[NameList, _Mapping]] = ..., exclude_nodes: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RouteSetRule(_message.Message):
+    __slots__ = ("rule", "hexes", "count", "error")
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    HEXES_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    rule: RouteSetRuleKind
+    hexes: _containers.RepeatedScalarFieldContainer[str]
+    count: int
+    error: str
+    def __init__(self, rule: _Optional[_Union[RouteSetRuleKind, str]] = ..., hexes: _Optional[_Iterable[str]] = ..., count: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...
+
+class OverlapRule(_message.Message):
+    __slots__ = ("scope", "pools")
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    POOLS_FIELD_NUMBER: _ClassVar[int]
+    scope: OverlapScope
+    pools: _containers.RepeatedCompositeFieldContainer[NameList]
+    def __init__(self, scope: _Optional[_Union[OverlapScope, str]] = ..., pools: _Optional[_Iterable[_Union[NameList, _Mapping]]] = ...) -> None: ...
+
+class StopPaysOnce(_message.Message):
+    __slots__ = ("groups",)
+    GROUPS_FIELD_NUMBER: _ClassVar[int]
+    groups: bool
+    def __init__(self, groups: _Optional[bool] = ...) -> None: ...
+
 class Modifier(_message.Message):
-    __slots__ = ("source", "label", "stop_bonus", "combo_bonus", "best_route_bonus", "required_route", "drop_lowest_route")
+    __slots__ = ("source", "label", "trains", "stop_bonus", "combo_bonus", "best_route_bonus", "required_route", "drop_lowest_route", "counted_stops", "route_rule", "route_set_rule", "overlap_rule", "stop_pays_once")
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
+    TRAINS_FIELD_NUMBER: _ClassVar[int]
     STOP_BONUS_FIELD_NUMBER: _ClassVar[int]
     COMBO_BONUS_FIELD_NUMBER: _ClassVar[int]
     BEST_ROUTE_BONUS_FIELD_NUMBER: _ClassVar[int]
     REQUIRED_ROUTE_FIELD_NUMBER: _ClassVar[int]
     DROP_LOWEST_ROUTE_FIELD_NUMBER: _ClassVar[int]
+    COUNTED_STOPS_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_RULE_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_SET_RULE_FIELD_NUMBER: _ClassVar[int]
+    OVERLAP_RULE_FIELD_NUMBER: _ClassVar[int]
+    STOP_PAYS_ONCE_FIELD_NUMBER: _ClassVar[int]
     source: str
     label: str
+    trains: NameList
     stop_bonus: StopBonus
     combo_bonus: ComboBonus
     best_route_bonus: BestRouteBonus
     required_route: RequiredRoute
     drop_lowest_route: DropLowestRoute
-    def __init__(self, source: _Optional[str] = ..., label: _Optional[str] = ..., stop_bonus: _Optional[_Union[StopBonus, _Mapping]] = ..., combo_bonus: _Optional[_Union[ComboBonus, _Mapping]] = ..., best_route_bonus: _Optional[_Union[BestRouteBonus, _Mapping]] = ..., required_route: _Optional[_Union[RequiredRoute, _Mapping]] = ..., drop_lowest_route: _Optional[_Union[DropLowestRoute, _Mapping]] = ...) -> None: ...
+    counted_stops: CountedStops
+    route_rule: RouteRule
+    route_set_rule: RouteSetRule
+    overlap_rule: OverlapRule
+    stop_pays_once: StopPaysOnce
+    def __init__(self, source: _Optional[str] = ..., label: _Optional[str] = ..., trains: _Optional[_Union[NameList, _Mapping]] = ..., stop_bonus: _Optional[_Union[StopBonus, _Mapping]] = ..., combo_bonus: _Optional[_Union[ComboBonus, _Mapping]] = ..., best_route_bonus: _Optional[_Union[BestRouteBonus, _Mapping]] = ..., required_route: _Optional[_Union[RequiredRoute, _Mapping]] = ..., drop_lowest_route: _Optional[_Union[DropLowestRoute, _Mapping]] = ..., counted_stops: _Optional[_Union[CountedStops, _Mapping]] = ..., route_rule: _Optional[_Union[RouteRule, _Mapping]] = ..., route_set_rule: _Optional[_Union[RouteSetRule, _Mapping]] = ..., overlap_rule: _Optional[_Union[OverlapRule, _Mapping]] = ..., stop_pays_once: _Optional[_Union[StopPaysOnce, _Mapping]] = ...) -> None: ...
 
 class BonusLine(_message.Message):
     __slots__ = ("label", "amount", "source")
@@ -558,20 +724,22 @@ class Stop(_message.Message):
     def __init__(self, node: _Optional[str] = ..., revenue: _Optional[int] = ...) -> None: ...
 
 class Route(_message.Message):
-    __slots__ = ("train", "nodes", "legs", "stops", "revenue", "bonuses")
+    __slots__ = ("train", "nodes", "legs", "stops", "revenue", "bonuses", "subsidy")
     TRAIN_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
     LEGS_FIELD_NUMBER: _ClassVar[int]
     STOPS_FIELD_NUMBER: _ClassVar[int]
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     BONUSES_FIELD_NUMBER: _ClassVar[int]
+    SUBSIDY_FIELD_NUMBER: _ClassVar[int]
     train: str
     nodes: _containers.RepeatedScalarFieldContainer[str]
     legs: _containers.RepeatedCompositeFieldContainer[Leg]
     stops: _containers.RepeatedCompositeFieldContainer[Stop]
     revenue: int
     bonuses: _containers.RepeatedCompositeFieldContainer[BonusLine]
-    def __init__(self, train: _Optional[str] = ..., nodes: _Optional[_Iterable[str]] = ..., legs: _Optional[_Iterable[_Union[Leg, _Mapping]]] = ..., stops: _Optional[_Iterable[_Union[Stop, _Mapping]]] = ..., revenue: _Optional[int] = ..., bonuses: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ...) -> None: ...
+    subsidy: int
+    def __init__(self, train: _Optional[str] = ..., nodes: _Optional[_Iterable[str]] = ..., legs: _Optional[_Iterable[_Union[Leg, _Mapping]]] = ..., stops: _Optional[_Iterable[_Union[Stop, _Mapping]]] = ..., revenue: _Optional[int] = ..., bonuses: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ..., subsidy: _Optional[int] = ...) -> None: ...
 
 class ClaimedRoute(_message.Message):
     __slots__ = ("train", "nodes", "legs")
@@ -624,7 +792,7 @@ class SolveStats(_message.Message):
     def __init__(self, solve_ms: _Optional[float] = ..., enumerate_ms: _Optional[float] = ..., candidates: _Optional[int] = ..., candidates_after_prune: _Optional[int] = ..., train_classes: _Optional[int] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("revenue", "status", "bound", "routes", "stats", "summary", "reason", "foreign_income", "run_lines", "svg")
+    __slots__ = ("revenue", "status", "bound", "routes", "stats", "summary", "reason", "foreign_income", "run_lines", "svg", "subsidy")
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     BOUND_FIELD_NUMBER: _ClassVar[int]
@@ -635,6 +803,7 @@ class SolveResponse(_message.Message):
     FOREIGN_INCOME_FIELD_NUMBER: _ClassVar[int]
     RUN_LINES_FIELD_NUMBER: _ClassVar[int]
     SVG_FIELD_NUMBER: _ClassVar[int]
+    SUBSIDY_FIELD_NUMBER: _ClassVar[int]
     revenue: int
     status: Status
     bound: int
@@ -645,7 +814,8 @@ class SolveResponse(_message.Message):
     foreign_income: _containers.RepeatedCompositeFieldContainer[ForeignIncome]
     run_lines: _containers.RepeatedCompositeFieldContainer[BonusLine]
     svg: str
-    def __init__(self, revenue: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., stats: _Optional[_Union[SolveStats, _Mapping]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., reason: _Optional[str] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ..., run_lines: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ..., svg: _Optional[str] = ...) -> None: ...
+    subsidy: int
+    def __init__(self, revenue: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., stats: _Optional[_Union[SolveStats, _Mapping]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., reason: _Optional[str] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ..., run_lines: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ..., svg: _Optional[str] = ..., subsidy: _Optional[int] = ...) -> None: ...
 
 class ForeignIncome(_message.Message):
     __slots__ = ("node", "income")
@@ -668,7 +838,7 @@ class EvaluateRequest(_message.Message):
     def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., snapshot_json: _Optional[str] = ..., routes: _Optional[_Iterable[_Union[ClaimedRoute, _Mapping]]] = ..., render_svg: _Optional[bool] = ...) -> None: ...
 
 class EvaluateResponse(_message.Message):
-    __slots__ = ("legal", "revenue", "routes", "findings", "summary", "foreign_income", "run_lines", "svg")
+    __slots__ = ("legal", "revenue", "routes", "findings", "summary", "foreign_income", "run_lines", "svg", "subsidy")
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     REVENUE_FIELD_NUMBER: _ClassVar[int]
     ROUTES_FIELD_NUMBER: _ClassVar[int]
@@ -677,6 +847,7 @@ class EvaluateResponse(_message.Message):
     FOREIGN_INCOME_FIELD_NUMBER: _ClassVar[int]
     RUN_LINES_FIELD_NUMBER: _ClassVar[int]
     SVG_FIELD_NUMBER: _ClassVar[int]
+    SUBSIDY_FIELD_NUMBER: _ClassVar[int]
     legal: bool
     revenue: int
     routes: _containers.RepeatedCompositeFieldContainer[Route]
@@ -685,7 +856,8 @@ class EvaluateResponse(_message.Message):
     foreign_income: _containers.RepeatedCompositeFieldContainer[ForeignIncome]
     run_lines: _containers.RepeatedCompositeFieldContainer[BonusLine]
     svg: str
-    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ..., run_lines: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ..., svg: _Optional[str] = ...) -> None: ...
+    subsidy: int
+    def __init__(self, legal: _Optional[bool] = ..., revenue: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., summary: _Optional[_Union[RunSummary, _Mapping]] = ..., foreign_income: _Optional[_Iterable[_Union[ForeignIncome, _Mapping]]] = ..., run_lines: _Optional[_Iterable[_Union[BonusLine, _Mapping]]] = ..., svg: _Optional[str] = ..., subsidy: _Optional[int] = ...) -> None: ...
 
 class ListRulesetsRequest(_message.Message):
     __slots__ = ()

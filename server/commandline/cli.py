@@ -63,8 +63,8 @@ def _run_details(extras: RunExtras | None) -> dict[str, Any]:
 def solve_json(source: str, raw: dict[str, Any], result: SolveResult) -> dict[str, Any]:
     """One solved position as JSON: the answer, its routes in snapshot ids, and the work done."""
     out: dict[str, Any] = {
-        "source": source, "revenue": result.revenue, "status": result.status, "bound": result.bound,
-        "solve_ms": round(result.stats.get("solve_ms", 0.0), 3),
+        "source": source, "revenue": result.revenue, "subsidy": result.subsidy, "status": result.status,
+        "bound": result.bound, "solve_ms": round(result.stats.get("solve_ms", 0.0), 3),
         "stats": {k: round(v, 3) for k, v in result.stats.items()},
         "routes": [r.as_dict() for r in result.routes],
         "run_lines": [line.as_dict() for line in result.evaluation.run_lines] if result.evaluation else [],
@@ -94,8 +94,14 @@ def _routes_table(title: str, routes: list[PricedRoute]) -> Table:
     for i, r in enumerate(routes, start=1):
         stops = " - ".join(f"{n} ({v})" for n, v in zip(r.nodes, r.stop_revenues))
         lines = [f"{b.label} {b.amount:+d}" for b in r.bonuses]
-        table.add_row(str(i), r.train, stops, *(["\n".join(lines)] if bonuses else []), str(r.revenue))
+        table.add_row(str(i), r.train, stops, *(["\n".join(lines)] if bonuses else []),
+                      with_subsidy(r.revenue, r.subsidy))
     return table
+
+
+def with_subsidy(revenue: int, subsidy: int) -> str:
+    """A revenue for people, with the subsidy paid beside it when there is one: "280 + subsidy 25"."""
+    return f"{revenue} + subsidy {subsidy}" if subsidy else str(revenue)
 
 
 def _print_run_lines(console: Console, lines: list) -> None:
@@ -110,7 +116,8 @@ def _print_solve(console: Console, source: str, raw: dict[str, Any], result: Sol
     console.print(_routes_table(f"{title} {source}: {company}", result.routes))
     if result.evaluation is not None:
         _print_run_lines(console, result.evaluation.run_lines)
-    line = f"revenue [bold]{result.revenue}[/bold]  status {result.status}  bound {result.bound}"
+    subsidy = f" + subsidy {result.subsidy}" if result.subsidy else ""
+    line = f"revenue [bold]{result.revenue}[/bold]{subsidy}  status {result.status}  bound {result.bound}"
     recorded = raw.get("recorded")
     if isinstance(recorded, dict):
         line += f"  (recorded {recorded.get('routes_revenue')})"
@@ -186,7 +193,7 @@ def _show_solve(args: argparse.Namespace, out: Console, source: str, raw: dict[s
 
 
 def evaluation_json(source: str, ev: Evaluation) -> dict[str, Any]:
-    return {"source": source, "legal": ev.legal, "revenue": ev.revenue,
+    return {"source": source, "legal": ev.legal, "revenue": ev.revenue, "subsidy": ev.subsidy,
             "findings": [f.as_dict() for f in ev.findings],
             "routes": [r.as_dict() for r in ev.routes], "run_lines": [line.as_dict() for line in ev.run_lines],
             **_run_details(ev.extras)}
@@ -222,7 +229,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         out.print(_routes_table(f"{pos.source}: claimed routes", ev.routes))
         _print_run_lines(out, ev.run_lines)
         if ev.legal:
-            out.print(f"legal: yes   revenue by the rules: [bold]{ev.revenue}[/bold]")
+            subsidy = f" + subsidy {ev.subsidy}" if ev.subsidy else ""
+            out.print(f"legal: yes   revenue by the rules: [bold]{ev.revenue}[/bold]{subsidy}")
         else:
             hard = len(ev.hard_findings)
             out.print(f"legal: [red]no[/red] ({hard} rule{'s' if hard != 1 else ''} broken)   the stops of these "

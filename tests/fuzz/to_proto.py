@@ -1,6 +1,6 @@
 """A raw snapshot object as a protobuf Board, field for field, without any checks of the solver's own,
 so that both input paths can be fed the same (possibly bad) board. None when the protocol cannot
-carry it (a value of another type, a null, a number outside int32, a multiplier of 0, which the
+carry it (a value of another type, a null, a number outside int32, a train multiplier of 0, which the
 protocol reads as 1, ...)."""
 
 from __future__ import annotations
@@ -120,8 +120,8 @@ def _train(raw: dict[str, Any], msg: pb.Train) -> None:
         for r in _list(dist):
             r = _obj(r)
             row = msg.distance.stops_by_type.rows.add(kinds=[_str(k) for k in _list(_get(r, "nodes", []))],
-                                                      pay=_int(_get(r, "pay", 0)),
-                                                      multiplier=_int(_get(r, "multiplier", 1), zero_ok=False))
+                                                      pay=_int(_get(r, "pay", 0)))
+            row.row_multiplier = _int(_get(r, "multiplier", 1))  # 0 included (a row that pays nothing)
             if "visit" in r:
                 row.visit = _int(_get(r, "visit", 0))
         if not msg.distance.stops_by_type.rows:
