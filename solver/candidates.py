@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from solver.board import Board, Node, Train
 from solver.cancel import CancelToken
 from solver.legs import Leg, PathIndex, walk_legs
-from solver.modifiers.candidate_values import EVERY_STOP_PAYS, candidate_pricer
+from solver.modifiers.candidate_values import EVERY_STOP_PAYS, ILLEGAL, candidate_pricer
 from solver.route_rules import train_findings
 from solver.train_rules import route_stop_revenues, stop_revenue, within_distance
 
@@ -82,11 +82,15 @@ class WalkRules:
     one_per_hex: bool = False
 
 
-def standard_walk_rules(board: Board) -> WalkRules:
-    """Generic 18xx: any stop may end a route; blocking and terminal nodes only end one."""
-    visitable = frozenset(n.id for n in board.nodes.values() if n.route != "never" and n.kind != "junction")
+def standard_walk_rules(board: Board, one_per_hex: bool = False, forbidden: frozenset[str] = frozenset()) -> WalkRules:
+    """Generic 18xx: any stop may end a route; blocking and terminal nodes only end one (a node whose
+    `route` is "never", such as 1841's passes and port towns, is still visited and paid by the engine's
+    routes). A route rule
+    every route must meet may narrow it: one stop per hex, hexes no route may stop in."""
+    visitable = frozenset(n.id for n in board.nodes.values()
+                          if n.kind != "junction" and n.hex not in forbidden)
     passable = frozenset(n for n in visitable if not board.nodes[n].terminal and not board.nodes[n].blocks)
-    return WalkRules(visitable=visitable, passable=passable, starts=visitable, ends=visitable)
+    return WalkRules(visitable=visitable, passable=passable, starts=visitable, ends=visitable, one_per_hex=one_per_hex)
 
 
 # nodes, legs, track mask, hex crossings, visit cost, whether a stop has the company's token
@@ -234,7 +238,7 @@ def _quick_fit(train: Train) -> bool | None:
 def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
                      deadline: float | None = None, walk_deadline: float | None = None,
                      cancel: CancelToken | None = None, best_only: bool = False,
-                     stats: dict[str, float] | None = None) -> tuple[list[Candidate], bool]:
+                     stats: dict[str, float] | None = None, with_subsidy: bool = True) -> tuple[list[Candidate], bool]:
     """Legal routes with their revenue per train class. The walk already obeys the shape rules
     (`route_rules.shape_findings`); a route is kept for a class if it also passes the train's
     rules (`route_rules.train_findings`) and earns something.
@@ -243,7 +247,8 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     route), a route is kept only when it earns more than every route before it: the last one kept
     is the best, and the thousands of others are never stored; with one train whose every stop
     pays, a route that cannot beat the best so far even with the largest bonuses is not priced.
-    `stats["routes_walked"]` counts the routes the walk found either way."""
+    `stats["routes_walked"]` counts the routes the walk found either way. `with_subsidy`: a route's
+    value includes its subsidy (the objective counts it)."""
     cands: list[Candidate] = []
     best = 0  # with best_only, the value a route must beat to be kept
     n_walked = 0
@@ -258,8 +263,9 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     need_stops = None in quick_fit
     if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
         walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
-    shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, cancel=cancel)
-    pricer = candidate_pricer(board)  # the modifiers' route bonuses (None without modifiers)
+    pricer = candidate_pricer(board, with_subsidy)  # the modifiers' per-route rules (None without modifiers)
+    walk = standard_walk_rules(board, *pricer.mods.walk_limits()) if pricer is not None and pricer.mods else None
+    shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel)
     top_stop = max([0, *node_rev[0].values()]) if classes and plain[0] else 0
     keep_zero = pricer is not None and pricer.keep_zero
     # one train whose every stop pays: a route whose stops plus the largest bonuses cannot beat the
@@ -275,13 +281,14 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
         if lone_table is not None:
             cap = caps.get(len(nodes_))
             if cap is None:
-                cap = caps[len(nodes_)] = pricer.bonus_cap(top_stop, len(nodes_)) if pricer is not None else 0
+                cap = caps[len(nodes_)] = pricer.bonus_cap(classes[0].name, top_stop, len(nodes_)) \
+                    if pricer is not None else 0
             if sum(map(lone_table.__getitem__, nodes_)) + cap <= best:
                 continue
         stops = [board.nodes[n] for n in nodes_] if need_stops else []
         cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
         back: Candidate | None = None  # the route walked the other way, where a bonus pays more so
-        priced_by_table: dict[int, tuple[list[int], bool] | None] = {}
+        priced_by_table: dict[tuple[int, int], tuple[list[int], bool] | str | None] = {}
         revs_of_table: dict[int, list[int]] = {}
         for ci, train in enumerate(classes):
             quick = quick_fit[ci]
@@ -297,13 +304,15 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                     plain_revs = revs_of_table[same_table[ci]] = [node_rev[ci][n] for n in nodes_]
             priced = None
             if pricer is not None:
-                table = same_table[ci] if plain_revs is not None else None
+                table = (same_table[ci], id(pricer.train_mods(train.name))) if plain_revs is not None else None
                 if table is None or table not in priced_by_table:  # trains paid alike get alike bonuses
-                    priced = pricer.price(train, nodes_, plain_revs)
+                    priced = pricer.price(train, nodes_, plain_revs, legs)
                     if table is not None:
                         priced_by_table[table] = priced
                 else:
                     priced = priced_by_table[table]
+            if priced is ILLEGAL:  # it breaks a route rule either way
+                continue
             if priced is not None:
                 revs, reverse = priced
                 if reverse:

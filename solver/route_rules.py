@@ -61,8 +61,6 @@ def shape_findings(stops: Sequence[Node], legs: Sequence[Leg]) -> list[tuple[str
             if g in groups:
                 out.append(("GROUP_TWICE", f"the route visits revenue group {g} twice (at {s.id})"))
             groups.add(g)
-        if s.route == "never":
-            out.append(("NODE_NOT_A_STOP", f"{s.id} may not be a stop"))
     for s in stops[1:-1]:
         if s.blocks:
             out.append(("PASSES_BLOCKED", f"the route passes through {s.id}, which blocks the company"))

@@ -191,7 +191,8 @@ def _check_train(ruleset: Ruleset, i: int, train: Train) -> None:
             raise BoardError(f"trains[{i}].distance[{j}]", "pay and visit must not be negative")
         _in_range(row.pay, f"trains[{i}].distance[{j}].pay", 0, MAX_DISTANCE)
         _in_range(row.visit, f"trains[{i}].distance[{j}].visit", 0, MAX_DISTANCE)
-        _in_range(row.multiplier, f"trains[{i}].distance[{j}].multiplier", 0, MAX_MULTIPLIER)  # 0: a row that pays nothing (18FL 3E towns)
+        # a row multiplier of 0: a row that pays nothing (18FL 3E towns)
+        _in_range(row.multiplier, f"trains[{i}].distance[{j}].multiplier", 0, MAX_MULTIPLIER)
         if not row.kinds or any(k not in NODE_KINDS for k in row.kinds):
             raise BoardError(f"trains[{i}].distance[{j}].nodes", f"node kinds, each one of {', '.join(NODE_KINDS)}")
     if train.multiplier < 0:

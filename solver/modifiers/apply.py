@@ -23,12 +23,19 @@ class Priced(Protocol):
     bonuses: list[BonusLine]
 
 
+def run_route(board: Board, train_id: str, nodes: Sequence[str], revenue: int) -> RunRoute:
+    """What the run rules read of one route."""
+    stops = [board.nodes[n] for n in nodes]
+    return RunRoute(train_id, tuple(n.hex for n in stops), revenue, board.train(train_id).name,
+                    tuple(n.kind for n in stops))
+
+
 def settle_priced(board: Board, priced: Sequence[Priced], findings: list[Finding]) -> tuple[int, list[BonusLine]]:
     """The run's total and its run lines (a dropped route); awards are added to the routes in place."""
     mods = board.modifiers
     if not mods:
         return sum(r.revenue for r in priced), []
-    runs = [RunRoute(r.train, tuple(board.nodes[n].hex for n in r.nodes), r.revenue) for r in priced]
+    runs = [run_route(board, r.train, r.nodes, r.revenue) for r in priced]
     settled = settle_run(mods, runs)
     for i, lines in settled.awards.items():
         priced[i].bonuses.extend(lines)

@@ -1,32 +1,46 @@
-"""Candidate values with the route bonuses, for the optimiser's candidate generator.
+"""Candidate values with the per-route modifiers, for the optimiser's candidate generator.
 
 A bonus can depend on the route's direction (the first hit of a `once` bonus, a combo's first
 match), and the candidate walk keeps one direction per route: `price` prices both and says
 which direction pays more. A candidate's revenue list is its stop revenues (route order)
-followed by one entry per bonus line, so its sum stays the route's value.
+followed by one entry per bonus line (and, when the objective counts it, one for the subsidy), so
+its sum stays the route's value. A route that breaks a route rule (`RouteRule`, `CountedStops`)
+in both directions is no candidate (`ILLEGAL`).
 
-Pricing the reverse is skipped where no bonus can tell the directions apart (`order_free` for the
-board, `_route_order_free` for one route) and the train pays the same stops either way; for trains on
-which every stop pays it only re-reads the bonuses: the stops pay the same either way.
+Pricing the reverse is skipped where no modifier can tell the directions apart (`order_free` per
+bonus, `_route_order_free` for one route) and the train pays the same stops either way; for trains
+on which every stop pays it only re-reads the bonuses: the stops pay the same either way.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from solver.board import Board, Node, Train
+from solver.legs import Leg
 from solver.limits import MAX_SUBSET_SEARCH
-from solver.modifiers.model import STOP_REVENUE, SUM, BestRouteBonus, ComboBonus, RequiredRoute, StopBonus
-from solver.modifiers.route_value import RouteBonuses, RouteValue, route_bonuses, route_value
+from solver.modifiers.model import (
+    MINUS_STOP_REVENUE,
+    STOP_REVENUE,
+    SUM,
+    BestRouteBonus,
+    ComboBonus,
+    RequiredRoute,
+    StopBonus,
+)
+from solver.modifiers.route_value import RouteMods, RouteValue, TrainMods, path_hexes_of, route_mods, route_value
 
 EVERY_STOP_PAYS = ("stops", "hexes", "none")  # units whose routes pay every visited stop (no subset chosen)
+OWN = (STOP_REVENUE, MINUS_STOP_REVENUE)  # values that are the stop's own revenue
+ILLEGAL = "ILLEGAL"  # `price`: the route breaks a route rule whichever way it is run
 
 
-def _same_either_way(values: Sequence[object], stops_per_hex: Sequence[int]) -> bool:
-    """Whether taking the first of several hits among these hexes pays the same from either end:
+def _same_either_way(values: Sequence[object], stops_per_key: Sequence[int]) -> bool:
+    """Whether taking the first of several hits among these keys pays the same from either end:
     one value for all of them (never the stop's own revenue), or at most one stop to hit at all."""
-    return sum(stops_per_hex) <= 1 or (len(set(values)) == 1 and STOP_REVENUE not in values)
+    return sum(stops_per_key) <= 1 or (len(set(values)) == 1 and not any(v in OWN for v in values))
 
 
 def order_free(m: StopBonus | ComboBonus, stops_in_hex: Counter[str]) -> bool:
@@ -36,11 +50,16 @@ def order_free(m: StopBonus | ComboBonus, stops_in_hex: Counter[str]) -> bool:
         if m.amount != SUM:
             return True  # only whether every set is hit
         return all(_same_either_way([v for _, v in s], [stops_in_hex[h] for h, _ in s]) for s in m.sets)
+    if m.scope == "path_hexes":  # each path hex once: only `once` reads an order
+        return m.count != "once" or len({v for _, v in m.hexes}) <= 1
     if m.count == "per_stop":
         return True  # every hit (or both ends) pays
+    per_key = [1] * len(m.nodes) if m.by_node else [stops_in_hex[h] for h, _ in m.hexes]
     if m.count == "per_hex":  # the first hit per hex: differs only for a stop's own revenue on a hex of several stops
-        return all(v != STOP_REVENUE or stops_in_hex[h] <= 1 for h, v in m.hexes)
-    return _same_either_way([v for _, v in m.hexes], [stops_in_hex[h] for h, _ in m.hexes])  # once
+        if m.by_node:  # nodes of one hex may hold different values
+            return _same_either_way([v for _, v in m.nodes], [2])
+        return all(v not in OWN or n <= 1 for (_, v), n in zip(m.hexes, per_key))
+    return _same_either_way([v for _, v in m.table], per_key)  # once
 
 
 def _symmetric_list(train: Train, n_stops: int) -> bool:
@@ -53,81 +72,143 @@ def _symmetric_list(train: Train, n_stops: int) -> bool:
     return len(kinds) == len(set(kinds))
 
 
-class CandidatePricer:
-    """Prices candidate routes of one board with its route bonuses."""
+@dataclass
+class _Direction:
+    """What the pricer knows of one train name's modifiers: are they order-free on the board, and the
+    tables of the bonuses that may depend on the order (read per route by `_route_order_free`)."""
 
-    def __init__(self, board: Board, bonuses: RouteBonuses | None) -> None:
+    mods: TrainMods
+    order_free: bool
+    tables: list[dict[str, object]]
+
+
+class CandidatePricer:
+    """Prices candidate routes of one board with its per-route modifiers."""
+
+    def __init__(self, board: Board, mods: RouteMods | None, with_subsidy: bool = True) -> None:
         self.board = board
-        self.bonuses = bonuses
+        self.mods = mods
+        self.with_subsidy = with_subsidy
         # a route that pays nothing may still take a best-route bonus or be the required run
         self.keep_zero = any(isinstance(m, (BestRouteBonus, RequiredRoute)) for m in board.modifiers)
-        stops_in_hex = Counter(n.hex for n in board.nodes.values())  # junctions too: never fewer
-        self.order_free = bonuses is None or all(order_free(m, stops_in_hex) for m in bonuses.modifiers)
-        # the hex tables of the bonuses that may depend on the order, read per route by `_route_order_free`
-        self.tables: list[dict[str, object]] = []
-        for m in bonuses.modifiers if bonuses is not None else ():
-            if not order_free(m, stops_in_hex):
-                self.tables.extend([dict(m.hexes)] if isinstance(m, StopBonus) else [dict(t) for t in m.sets])
+        self._stops_in_hex = Counter(n.hex for n in board.nodes.values())  # junctions too: never fewer
+        self._by_name: dict[str, _Direction] = {}
 
-    def bonus_cap(self, top_stop: int, n_stops: int) -> int:
-        """At most what the route bonuses add to one route of `n_stops` stops, where no stop pays
-        more than `top_stop` (bonuses are never negative)."""
+    def train_mods(self, name: str) -> _Direction | None:
+        """The modifiers of one train name, with what the pricer derives from them (None: none apply)."""
+        if self.mods is None:
+            return None
+        found = self._by_name.get(name)
+        if found is None:
+            tm = self.mods.for_train(name)
+            bonuses = tm.bonuses.modifiers if tm.bonuses is not None else ()
+            tables: list[dict[str, object]] = []
+            for m in bonuses:
+                if not order_free(m, self._stops_in_hex):
+                    tables.extend([dict(m.table)] if isinstance(m, StopBonus) else [dict(t) for t in m.sets])
+            found = self._by_name[name] = _Direction(tm, not tables, tables)
+        return found
+
+    def bonus_cap(self, name: str, top_stop: int, n_stops: int) -> int:
+        """At most what the route bonuses (and the subsidy, when counted) add to one route of `n_stops`
+        stops of a train of this name, where no stop pays more than `top_stop`."""
+        d = self.train_mods(name)
+        if d is None or d.mods.bonuses is None:
+            return 0
         cap = 0
-        for m in self.bonuses.modifiers if self.bonuses is not None else ():
+        for m in d.mods.bonuses.modifiers:
             if isinstance(m, StopBonus):
-                values = [top_stop if v == STOP_REVENUE else int(v) for _, v in m.hexes]
+                if m.target == "subsidy" and not self.with_subsidy:
+                    continue
+                values = [top_stop if v == STOP_REVENUE else 0 if v == MINUS_STOP_REVENUE else int(v)
+                          for _, v in m.table]
+                positive = sorted((v for v in values if v > 0), reverse=True)
                 if m.count == "once":
-                    cap += max(values, default=0)
+                    cap += max(positive, default=0)
+                elif m.scope == "path_hexes":  # each path hex once, however many stops
+                    cap += sum(positive)
                 elif m.count == "per_hex":
-                    cap += sum(sorted(values, reverse=True)[:n_stops])
-                else:  # per_stop: each counted stop (both ends at most, for an endpoint bonus)
-                    cap += max(values, default=0) * (2 if m.endpoint else n_stops)
+                    cap += sum(positive[:n_stops])
+                else:  # per_stop: each stop in scope (both ends at most, for an endpoint bonus)
+                    cap += max(positive, default=0) * (2 if m.endpoint else n_stops)
+            elif m.amount == SUM:
+                cap += max(0, sum(max(v for _, v in t) for t in m.sets))
             else:
-                cap += sum(max(v for _, v in t) for t in m.sets) if m.amount == SUM else int(m.amount)
+                cap += max(0, int(m.amount))
         return cap
 
-    def _route_order_free(self, stops: Sequence[Node]) -> bool:
+    def _route_order_free(self, d: _Direction, stops: Sequence[Node]) -> bool:
         """Whether no bonus table meets two stops of this route that pay differently (or their own
         revenue): then every subset of its stops earns the same bonuses walked either way."""
-        for table in self.tables:
-            values = [table[n.hex] for n in stops if n.hex in table]
-            if len(values) >= 2 and (STOP_REVENUE in values or len(set(values)) > 1):
+        for table in d.tables:
+            values = [table[n.hex] if n.hex in table else table[n.id] for n in stops if n.hex in table or n.id in table]
+            if len(values) >= 2 and (any(v in OWN for v in values) or len(set(values)) > 1):
                 return False
         return True
 
+    def _values(self, v: RouteValue) -> list[int]:
+        out = v.stop_revenues + [b.amount for b in v.bonuses]
+        return out + [v.subsidy] if self.with_subsidy and v.subsidy else out
+
     def price(self, train: Train, nodes: Sequence[str], paid: list[int] | None = None,
-              ) -> tuple[list[int], bool] | None:
-        """The route's values (stops, then bonuses) in its better direction and whether that is
-        the reverse; None when no bonus can apply (price it as usual). `paid`: what each stop pays
-        this train, when the caller has it and every stop pays (saves pricing the stops again)."""
+              legs: Sequence[Leg] = ()) -> tuple[list[int], bool] | str | None:
+        """The route's values (stops, then bonuses, then the subsidy) in its better direction and
+        whether that is the reverse; ILLEGAL when it breaks a route rule either way; None when no
+        modifier can apply (price it as usual). `paid`: what each stop pays this train, when the
+        caller has it and every stop pays (saves pricing the stops again); `legs`: the route's legs."""
+        d = self.train_mods(train.name)
+        if d is None:
+            return None
+        tm = d.mods
         stops = [self.board.nodes[n] for n in nodes]
-        if self.bonuses is None or not self.bonuses.touches(stops):
+        if tm.plain:
+            return self._price_plain(d, train, nodes, stops, paid)
+        hexes = path_hexes_of(legs, stops)
+        ahead = route_value(self.board, train, nodes, self.mods, hexes)
+        free = (d.order_free or self._route_order_free(d, stops)) and not tm.counted_stops \
+            and not tm.candidate_rules
+        if train.unit in EVERY_STOP_PAYS or _symmetric_list(train, len(stops)):
+            if free:  # every stop (or the same subset) pays either way, and so do the bonuses and rules
+                return ILLEGAL if ahead.findings else (self._values(ahead), False)
+        back = route_value(self.board, train, nodes[::-1], self.mods, hexes[::-1])
+        legal = [(v, rev) for v, rev in ((ahead, False), (back, True)) if not v.findings]
+        if not legal:
+            return ILLEGAL
+        best = max(legal, key=lambda e: (sum(self._values(e[0])), not e[1]))  # ties: ahead
+        return self._values(best[0]), best[1]
+
+    def _price_plain(self, d: _Direction, train: Train, nodes: Sequence[str], stops: list[Node],
+                     paid: list[int] | None) -> tuple[list[int], bool] | None:
+        """Vocabulary v1 bonuses only: the fast path."""
+        bonuses = d.mods.bonuses
+        if bonuses is None or not bonuses.touches(stops):
             return None
         if paid is not None and train.unit in EVERY_STOP_PAYS:
-            ahead = RouteValue(paid, self.bonuses.lines(list(zip(stops, paid))))
+            ahead = RouteValue(paid, bonuses.lines(list(zip(stops, paid))))
         else:
-            ahead = route_value(self.board, train, nodes, self.bonuses)
+            ahead = route_value(self.board, train, nodes, self.mods)
         ahead_values = ahead.stop_revenues + [b.amount for b in ahead.bonuses]
-        free = self.order_free or self._route_order_free(stops)
+        free = d.order_free or self._route_order_free(d, stops)
         if train.unit in EVERY_STOP_PAYS:
             if free:
                 return ahead_values, False
             # every stop pays the same either way: only the bonuses are read again on the reversed stops
             back_stops = ahead.stop_revenues[::-1]
-            back_lines = self.bonuses.lines(list(zip(stops[::-1], back_stops)))
+            back_lines = bonuses.lines(list(zip(stops[::-1], back_stops)))
             if sum(b.amount for b in back_lines) > sum(b.amount for b in ahead.bonuses):
                 return back_stops + [b.amount for b in back_lines], True
             return ahead_values, False
         if free and _symmetric_list(train, len(stops)):
             return ahead_values, False
-        back = route_value(self.board, train, nodes[::-1], self.bonuses)
+        back = route_value(self.board, train, nodes[::-1], self.mods)
         if back.total > ahead.total:
             return back.stop_revenues + [b.amount for b in back.bonuses], True
         return ahead_values, False
 
 
-def candidate_pricer(board: Board) -> CandidatePricer | None:
-    """The pricer of a board with modifiers, None without any."""
+def candidate_pricer(board: Board, with_subsidy: bool = True) -> CandidatePricer | None:
+    """The pricer of a board with modifiers, None without any (`with_subsidy`: the objective counts
+    the subsidy)."""
     if not board.modifiers:
         return None
-    return CandidatePricer(board, route_bonuses(board.modifiers))
+    return CandidatePricer(board, route_mods(board.modifiers), with_subsidy)

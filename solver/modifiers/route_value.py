@@ -1,110 +1,296 @@
-"""Per-route pricing with the modifiers' route bonuses (StopBonus, ComboBonus).
+"""Per-route pricing and legality with the modifiers: the route bonuses (StopBonus, ComboBonus), the
+route's subsidy, the paying-stop choice (CountedStops) and the route rules (RouteRule).
 
 Counted stops are the stops that pay: every visited stop for a numeric distance, the paying
-subset for a list distance, chosen with the bonuses included (FORMAT.md "Lists and bonuses
-together"). Bonuses are never negative (the parser refuses negative amounts), so a bonus never
-changes which subset size is chosen, only which subset of that size.
+subset for a list distance, chosen with the revenue bonuses included (FORMAT.md "Lists and bonuses
+together"), or by `CountedStops`. A route whose counted stops break a `RouteRule` is illegal; the
+rules are returned as findings, never silently dropped. `zero` names the stops that pay nothing on
+this route because an earlier route of the run counted them (`StopPaysOnce`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
 
 from solver.board import Board, DistanceRow, Node, Train
 from solver.limits import MAX_SUBSET_SEARCH
-from solver.modifiers.model import STOP_REVENUE, SUM, BonusLine, ComboBonus, Modifier, StopBonus
+from solver.modifiers.model import (
+    MINUS_STOP_REVENUE,
+    STOP_REVENUE,
+    SUM,
+    BonusLine,
+    ComboBonus,
+    CountedStops,
+    Modifier,
+    RouteRule,
+    StopBonus,
+    admits,
+)
 from solver.train_rules import has_token_for, paying_stops, searchable_stops, stop_revenue
 
-Counted = Sequence[tuple[Node, int]]  # counted stops in route order, with what each pays
+Entry = tuple[Node, int]  # a stop and what it pays this route
+Counted = Sequence[Entry]  # counted stops in route order, with what each pays
+Zero = Callable[[Node], bool]  # stops that pay nothing on this route (StopPaysOnce)
+
+RULE_CODES = {"min_stops": "TOO_FEW_SELECTED_STOPS", "max_stops": "TOO_MANY_SELECTED_STOPS",
+              "no_hex_revisit": "HEX_VISITED_TWICE", "forbidden_hexes": "FORBIDDEN_HEX"}
+NO_PAYING_STOPS = "NO_PAYING_STOPS"
 
 
-def _stop_bonus(m: StopBonus, table: dict[str, object], counted: Counted) -> int:
-    if m.endpoint:
-        if len(counted) < 2:
+def _signed(v: object, pay: int) -> int:
+    if v == STOP_REVENUE:
+        return pay
+    if v == MINUS_STOP_REVENUE:
+        return -pay
+    return int(v)  # type: ignore[call-overload]
+
+
+def _stop_bonus(m: StopBonus, table: dict[str, object], counted: Counted, visited: Counted,
+                path_hexes: Sequence[str]) -> int:
+    """What one StopBonus adds to a route (FORMAT.md "StopBonus")."""
+    if m.scope == "path_hexes":
+        hits = [(h, int(table[h])) for h in path_hexes if h in table]  # type: ignore[call-overload]
+        if not hits:
             return 0
-        hits = [e for e in (counted[0], counted[-1]) if e[0].hex in table]
-    else:
-        hits = [e for e in counted if e[0].hex in table]
+        if m.count == "once":
+            return hits[0][1]
+        return sum(v for _, v in hits)  # path hexes are distinct: per_hex and per_stop alike
+    entries = counted if m.scope == "counted" else visited
+    if m.endpoint:
+        if len(entries) < 2:
+            return 0
+        entries = (entries[0], entries[-1])
+    key = (lambda n: n.id) if m.by_node else (lambda n: n.hex)
+    hits = [e for e in entries if key(e[0]) in table]
     if not hits:
         return 0
-
-    def value(entry: tuple[Node, int]) -> int:
-        v = table[entry[0].hex]
-        return entry[1] if v == STOP_REVENUE else int(v)  # type: ignore[call-overload]
-
     if m.count == "once":
-        return value(hits[0])
+        return _signed(table[key(hits[0][0])], hits[0][1])
     if m.count == "per_hex":
-        first: dict[str, tuple[Node, int]] = {}
+        first: dict[str, Entry] = {}
         for e in hits:
             first.setdefault(e[0].hex, e)
-        return sum(value(e) for e in first.values())
-    return sum(value(e) for e in hits)
+        return sum(_signed(table[key(e[0])], e[1]) for e in first.values())
+    return sum(_signed(table[key(e[0])], e[1]) for e in hits)
 
 
-def _combo_bonus(m: ComboBonus, tables: list[dict[str, int]], counted: Counted) -> int:
-    matched = 0
+def _combo_match(tables: list[dict[str, int]], entries: Counted) -> list[int] | None:
+    """The value of each set's match (its first stop in route order), or None if a set has none."""
+    matched = []
     for table in tables:
-        hit = next((n.hex for n, _ in counted if n.hex in table), None)
+        hit = next((n.hex for n, _ in entries if n.hex in table), None)
         if hit is None:
-            return 0
-        matched += table[hit]
-    return matched if m.amount == SUM else int(m.amount)
+            return None
+        matched.append(table[hit])
+    return matched
 
 
 @dataclass(frozen=True)
 class RouteBonuses:
-    """The route-bonus modifiers of a board, with their hex tables built once."""
+    """The route-bonus modifiers one train earns (StopBonus and ComboBonus admitting it), with their
+    tables built once. `lines` gives the revenue lines, `subsidy_lines` the subsidy lines."""
 
     modifiers: tuple[StopBonus | ComboBonus, ...]
 
     @cached_property
     def _tables(self) -> list[object]:
-        return [dict(m.hexes) if isinstance(m, StopBonus) else [dict(s) for s in m.sets] for m in self.modifiers]
+        return [dict(m.table) if isinstance(m, StopBonus) else [dict(s) for s in m.sets] for m in self.modifiers]
 
     @cached_property
     def hexes(self) -> frozenset[str]:
-        """Every hex some route bonus looks at: a route with no stop there earns no bonus."""
+        """Every hex some bonus keyed by hex looks at."""
         out: set[str] = set()
         for m in self.modifiers:
             if isinstance(m, StopBonus):
-                out.update(h for h, _ in m.hexes)
+                if not m.by_node:
+                    out.update(h for h, _ in m.hexes)
             else:
                 out.update(h for s in m.sets for h, _ in s)
         return frozenset(out)
 
-    def touches(self, nodes: Sequence[Node]) -> bool:
-        return any(n.hex in self.hexes for n in nodes)
+    @cached_property
+    def node_ids(self) -> frozenset[str]:
+        """Every node some bonus keyed by node looks at."""
+        return frozenset(k for m in self.modifiers if isinstance(m, StopBonus) for k, _ in m.nodes)
 
-    def lines(self, counted: Counted) -> list[BonusLine]:
-        """One line per modifier that pays something on these counted stops."""
+    @cached_property
+    def uses_path(self) -> bool:
+        """Whether some bonus reads the route's path hexes (then `touches` must be given them)."""
+        return any(isinstance(m, StopBonus) and m.scope == "path_hexes" for m in self.modifiers)
+
+    @cached_property
+    def plain(self) -> bool:
+        """Only v1 features: counted scope, hex keys, revenue target, no exclusive combos."""
+        return all(m.scope == "counted" and (isinstance(m, ComboBonus) or (not m.by_node and m.target == "revenue"))
+                   and not (isinstance(m, ComboBonus) and m.exclusive) for m in self.modifiers)
+
+    @cached_property
+    def has_revenue(self) -> bool:
+        return any(not (isinstance(m, StopBonus) and m.target == "subsidy") for m in self.modifiers)
+
+    @cached_property
+    def has_subsidy(self) -> bool:
+        return any(isinstance(m, StopBonus) and m.target == "subsidy" for m in self.modifiers)
+
+    def touches(self, nodes: Sequence[Node], path_hexes: Sequence[str] = ()) -> bool:
+        """Whether some bonus can hit this route at all."""
+        if any(n.hex in self.hexes or n.id in self.node_ids for n in nodes):
+            return True
+        return self.uses_path and any(h in self.hexes for h in path_hexes)
+
+    def _lines(self, counted: Counted, visited: Counted | None, path_hexes: Sequence[str],
+               target: str) -> list[BonusLine]:
         out = []
+        matched_keys: set[str] = set()
+        visited = counted if visited is None else visited
         for m, table in zip(self.modifiers, self._tables):
-            amount = (_stop_bonus(m, table, counted) if isinstance(m, StopBonus)  # type: ignore[arg-type]
-                      else _combo_bonus(m, table, counted))  # type: ignore[arg-type]
+            if isinstance(m, StopBonus):
+                if m.target != target:
+                    continue
+                amount = _stop_bonus(m, table, counted, visited, path_hexes)  # type: ignore[arg-type]
+            else:
+                if target != "revenue" or (m.exclusive and m.exclusive in matched_keys):
+                    continue
+                values = _combo_match(table, counted if m.scope == "counted" else visited)  # type: ignore[arg-type]
+                if values is None:
+                    continue
+                if m.exclusive:
+                    matched_keys.add(m.exclusive)
+                amount = sum(values) if m.amount == SUM else int(m.amount)
             if amount:
                 out.append(BonusLine(m.label, amount, m.source))
         return out
 
-    def total(self, counted: Counted) -> int:
-        return sum(line.amount for line in self.lines(counted))
+    def lines(self, counted: Counted, visited: Counted | None = None, path_hexes: Sequence[str] = ()
+              ) -> list[BonusLine]:
+        """One revenue line per modifier that adds something (`visited`: every stop with what it pays,
+        default the counted stops; `path_hexes`: the route's path hexes)."""
+        return self._lines(counted, visited, path_hexes, "revenue")
+
+    def subsidy_lines(self, counted: Counted, visited: Counted | None = None, path_hexes: Sequence[str] = ()
+                      ) -> list[BonusLine]:
+        """One subsidy line per StopBonus with target "subsidy" that pays something."""
+        return self._lines(counted, visited, path_hexes, "subsidy")
+
+    def total(self, counted: Counted, visited: Counted | None = None, path_hexes: Sequence[str] = ()) -> int:
+        return sum(line.amount for line in self.lines(counted, visited, path_hexes))
 
 
-def route_bonuses(modifiers: Sequence[Modifier]) -> RouteBonuses | None:
-    """The route bonuses among `modifiers`, or None when there are none."""
-    mods = tuple(m for m in modifiers if isinstance(m, (StopBonus, ComboBonus)))
-    return RouteBonuses(mods) if mods else None
+@dataclass(frozen=True)
+class TrainMods:
+    """The per-route modifiers that apply to one train name."""
+
+    bonuses: RouteBonuses | None
+    counted_stops: CountedStops | None
+    rules: tuple[RouteRule, ...]
+
+    @cached_property
+    def candidate_rules(self) -> tuple[RouteRule, ...]:
+        return tuple(r for r in self.rules if r.scope == "candidates")
+
+    @property
+    def plain(self) -> bool:
+        """Only what vocabulary v1 had: plain route bonuses, no paying-stop method, no route rules."""
+        return self.counted_stops is None and not self.rules and (self.bonuses is None or self.bonuses.plain)
+
+
+NO_MODS = TrainMods(None, None, ())
+
+
+class RouteMods:
+    """The per-route modifiers of a board, split per train name once."""
+
+    def __init__(self, modifiers: Sequence[Modifier]) -> None:
+        self.modifiers = tuple(m for m in modifiers if isinstance(m, (StopBonus, ComboBonus, CountedStops, RouteRule)))
+        self._by_name: dict[str, TrainMods] = {}
+        self._by_set: dict[tuple[int, ...], TrainMods] = {}
+
+    def for_train(self, name: str) -> TrainMods:
+        """The modifiers admitting this train name (names admitted by the same ones share one object)."""
+        found = self._by_name.get(name)
+        if found is None:
+            mine = [m for m in self.modifiers if admits(m.trains, name)]
+            key = tuple(i for i, m in enumerate(self.modifiers) if admits(m.trains, name))
+            found = self._by_set.get(key)
+            if found is None:
+                bonuses = tuple(m for m in mine if isinstance(m, (StopBonus, ComboBonus)))
+                found = self._by_set[key] = TrainMods(
+                    bonuses=RouteBonuses(bonuses) if bonuses else None,
+                    counted_stops=next((m for m in mine if isinstance(m, CountedStops)), None),
+                    rules=tuple(m for m in mine if isinstance(m, RouteRule)))
+            self._by_name[name] = found
+        return found
+
+    def walk_limits(self) -> tuple[bool, frozenset[str]]:
+        """What every route of every train must meet, so that the route walk may enforce it: one stop
+        per hex (a `no_hex_revisit` on every hex), and hexes no route may stop in (`forbidden_hexes`
+        on visited stops)."""
+        every = [m for m in self.modifiers if isinstance(m, RouteRule) and m.trains is None and m.scope == "visited"]
+        one_per_hex = any(m.rule == "no_hex_revisit" and m.hexes is None for m in every)
+        forbidden = frozenset(h for m in every if m.rule == "forbidden_hexes" for h in m.hexes or ())
+        return one_per_hex, forbidden
+
+
+def route_mods(modifiers: Sequence[Modifier]) -> RouteMods | None:
+    """The per-route modifiers among `modifiers`, or None when there are none."""
+    mods = RouteMods(modifiers)
+    return mods if mods.modifiers else None
+
+
+def rule_breaks(rule: RouteRule, stops: Sequence[Node], path_hexes: Sequence[str] = ()) -> bool:
+    """Whether these stops (already taken by the rule's scope) break the rule; `path_hexes` only for a
+    forbidden_hexes rule of scope path_hexes."""
+    if rule.rule in ("min_stops", "max_stops"):
+        n = sum(1 for s in stops if rule.selects(s.kind, s.hex, s.id))
+        return n < rule.count if rule.rule == "min_stops" else n > rule.count
+    if rule.rule == "no_hex_revisit":
+        seen: set[str] = set()
+        for s in stops:
+            if s.hex in seen and (rule.hexes is None or s.hex in rule.hexes):
+                return True
+            seen.add(s.hex)
+        return False
+    forbidden = set(rule.hexes or ())
+    return any(s.hex in forbidden for s in stops) or any(h in forbidden for h in path_hexes)
+
+
+def _scoped(rule: RouteRule, counted: Sequence[Node], visited: Sequence[Node]) -> Sequence[Node]:
+    if rule.scope == "counted":
+        return counted
+    if rule.scope == "endpoints":
+        return [visited[0], visited[-1]] if len(visited) >= 2 else list(visited)
+    return visited  # visited, path_hexes (with the path hexes), candidates (numeric distance: the visited stops)
+
+
+def rule_findings(rules: Sequence[RouteRule], counted: Sequence[Node], visited: Sequence[Node],
+                  path_hexes: Sequence[str], candidates_broken: set[int] | None = None) -> list[tuple[str, str]]:
+    """Every rule the route breaks, as (code, message). `candidates_broken`: the indexes (into
+    `rules`) of the candidates-scoped rules broken inside a list train's paying-stop search."""
+    out = []
+    for i, rule in enumerate(rules):
+        if rule.scope == "candidates" and candidates_broken is not None:
+            broken = i in candidates_broken or rule_breaks(rule, counted)
+        else:
+            broken = rule_breaks(rule, _scoped(rule, counted, visited),
+                                 path_hexes if rule.scope == "path_hexes" else ())
+        if broken:
+            out.append((RULE_CODES[rule.rule], f"{rule.error} ({rule.label})"))
+    return out
 
 
 @dataclass
 class RouteValue:
-    """A priced route: what each visited stop pays (route order) and its bonus lines."""
+    """A priced route: what each visited stop pays (route order), its bonus lines, its subsidy, the
+    route rules it breaks (code, message), and which stops counted (node ids)."""
 
     stop_revenues: list[int]
     bonuses: list[BonusLine] = field(default_factory=list)
+    subsidy: int = 0
+    findings: list[tuple[str, str]] = field(default_factory=list)
+    counted: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -126,10 +312,34 @@ def _fit_rows(rows: Sequence[DistanceRow], combo: Sequence[Node]) -> list[int] |
     return out
 
 
-def _best_list_subset(train: Train, nodes: Sequence[Node],
-                      bonuses: RouteBonuses) -> tuple[dict[int, int], int] | None:
-    """The paying subset of a list-distance train with bonuses included: {stop index: pay}, value;
-    None when more than MAX_SUBSET_SEARCH subsets would be examined (a route no real train runs)."""
+class _Search:
+    """What a paying-stop search reads: the route, its bonuses, zeros and candidates-scoped rules."""
+
+    def __init__(self, train: Train, nodes: Sequence[Node], mods: TrainMods, zero: Zero | None,
+                 path_hexes: Sequence[str]) -> None:
+        self.train, self.nodes, self.mods, self.zero, self.path_hexes = train, nodes, mods, zero, path_hexes
+        self.broken: set[int] = set()  # candidates-scoped rules broken by an evaluated subset
+
+    def pay(self, n: Node, row: DistanceRow | None) -> int:
+        return 0 if self.zero is not None and self.zero(n) else stop_revenue(n, self.train, row)
+
+    def value(self, counted: list[Entry]) -> int:
+        """Stop revenue plus the revenue bonuses of these counted stops; checks the candidates rules."""
+        for i, rule in enumerate(self.mods.rules):
+            if rule.scope == "candidates" and rule_breaks(rule, [n for n, _ in counted]):
+                self.broken.add(i)
+        b = self.mods.bonuses
+        if b is None or not b.has_revenue:
+            return sum(v for _, v in counted)
+        pays = {id(n): v for n, v in counted}
+        visited = [(n, pays.get(id(n), 0)) for n in self.nodes]
+        return sum(v for _, v in counted) + b.total(counted, visited, self.path_hexes)
+
+
+def _best_list_subset(s: _Search) -> tuple[dict[int, int], int] | None:
+    """The paying subset of a list-distance train with bonuses, zeros and rules included: {stop
+    index: pay}, value; None when more than MAX_SUBSET_SEARCH subsets would be examined."""
+    train, nodes = s.train, s.nodes
     rows = sorted(train.rows, key=lambda r: len(r.kinds))
     keep = searchable_stops(train, nodes, rows)
     if keep is None:
@@ -138,7 +348,7 @@ def _best_list_subset(train: Train, nodes: Sequence[Node],
     top = min(sum(r.pay for r in rows), len(keep))
     for size in range(top, 0, -1):
         best: dict[int, int] | None = None
-        best_value = -1
+        best_value = 0
         for combo in combinations(keep, size):
             budget -= 1
             if budget < 0:
@@ -149,31 +359,109 @@ def _best_list_subset(train: Train, nodes: Sequence[Node],
             fit = _fit_rows(rows, stops)
             if fit is None:
                 continue
-            counted = [(n, stop_revenue(n, train, rows[r])) for n, r in zip(stops, fit)]
-            value = sum(v for _, v in counted) + bonuses.total(counted)
-            if value > best_value:
+            counted = [(n, s.pay(n, rows[r])) for n, r in zip(stops, fit)]
+            value = s.value(counted)
+            if best is None or value > best_value:
                 best, best_value = {i: v for i, (_, v) in zip(combo, counted)}, value
         if best is not None and best_value > 0:
             return best, best_value
     return {}, 0
 
 
-def route_value(board: Board, train: Train, node_ids: Sequence[str],
-                bonuses: RouteBonuses | None = None) -> RouteValue:
-    """Price one route: per-stop revenues and the route-bonus lines (`bonuses`: default the board's)."""
-    if bonuses is None:
-        bonuses = route_bonuses(getattr(board, "modifiers", ()))
+def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
+    """CountedStops "mandatory_first" (FORMAT.md): the first paying row's kinds pay first, the other
+    stops fill its places left; None when no candidate pays (the route is illegal)."""
+    train, nodes = s.train, s.nodes
+    first = next((r for r in train.rows if r.pay > 0), None)
+    if first is None:
+        return None
+    mandatory = [i for i, n in enumerate(nodes) if n.kind in first.kinds]
+    optional = [i for i, n in enumerate(nodes) if n.kind not in first.kinds]
+    exact = len(mandatory) == first.pay
+    places = first.pay - len(mandatory)
+    if exact:
+        picks: list[tuple[int, ...]] = [()]
+    elif places < 0:
+        picks = []
+    else:
+        picks = list(combinations(optional, places)) if len(optional) >= places else [tuple(optional)]
+        if not any(has_token_for(train, nodes[i]) for i in mandatory):
+            picks = [p for p in picks if any(has_token_for(train, nodes[i]) for i in p)]
+
+    def row_of(n: Node) -> DistanceRow | None:
+        return next((r for r in train.rows if n.kind in r.kinds), None)
+
+    best: tuple[dict[int, int], int] | None = None
+    for pick in picks:
+        order = mandatory + list(pick)
+        counted = [(nodes[i], s.pay(nodes[i], row_of(nodes[i]))) for i in order]
+        value = s.value(counted)
+        if best is None or value > best[1]:
+            best = ({i: v for i, (_, v) in zip(order, counted)}, value)
+    if best is None or (not exact and best[1] <= 0):
+        return None
+    return best
+
+
+def path_hexes_of(legs: Sequence, stops: Sequence[Node] = ()) -> tuple[str, ...]:
+    """The route's path hexes: the distinct hexes of its legs' paths in route order (a route with no
+    legs: its stops' hexes)."""
+    out = dict.fromkeys(h for leg in legs for h in leg.hexes) if legs else dict.fromkeys(n.hex for n in stops)
+    return tuple(out)
+
+
+def route_value(board: Board, train: Train, node_ids: Sequence[str], mods: RouteMods | None = None,
+                path_hexes: Sequence[str] = (), zero: Zero | None = None) -> RouteValue:
+    """Price one route and check its route rules: per-stop revenues, bonus lines, subsidy, findings
+    (`mods`: default the board's; `path_hexes`: the hexes its legs pass, for path-hex bonuses and
+    rules; `zero`: stops that pay nothing here because an earlier route counted them)."""
+    if mods is None:
+        mods = route_mods(getattr(board, "modifiers", ()))
     nodes = [board.nodes[n] for n in node_ids]
-    found = (_best_list_subset(train, nodes, bonuses)
-             if bonuses is not None and train.unit == "stops_by_type" and bonuses.touches(nodes) else None)
-    if found is not None and bonuses is not None:
-        paid = found[0]
-        stops = [paid.get(i, 0) for i in range(len(nodes))]
-        counted = [(nodes[i], paid[i]) for i in sorted(paid)]
-        return RouteValue(stops, bonuses.lines(counted))
+    tm = mods.for_train(train.name) if mods is not None else NO_MODS
+    bonuses = tm.bonuses
+    if tm.plain and zero is None:  # vocabulary v1: the fast paths
+        return _plain_value(train, nodes, bonuses)
+    counted_at: dict[int, int] | None = None
+    search = _Search(train, nodes, tm, zero, path_hexes)
+    if train.unit == "stops_by_type":
+        if tm.counted_stops is not None:
+            found = _mandatory_first(search)
+            if found is None:
+                return RouteValue([0] * len(nodes), findings=[(NO_PAYING_STOPS, f"no choice of paying stops earns "
+                                                                f"anything ({tm.counted_stops.label})")])
+            counted_at = found[0]
+        elif (bonuses is not None and bonuses.touches(nodes, path_hexes)) or tm.candidate_rules or zero is not None:
+            found = _best_list_subset(search)
+            counted_at = found[0] if found is not None else None
+    if counted_at is None:
+        by_id = {id(n): v for n, v in paying_stops(train, nodes)}
+        counted_at = {i: (0 if zero is not None and zero(n) else by_id[id(n)])
+                      for i, n in enumerate(nodes) if id(n) in by_id}
+    stops = [counted_at.get(i, 0) for i in range(len(nodes))]
+    counted = [(nodes[i], counted_at[i]) for i in sorted(counted_at)] if tm.counted_stops is None else \
+        [(nodes[i], counted_at[i]) for i in counted_at]  # mandatory_first: mandatory stops first
+    visited = list(zip(nodes, stops))
+    lines = bonuses.lines(counted, visited, path_hexes) if bonuses is not None else []
+    subsidy = sum(b.amount for b in bonuses.subsidy_lines(counted, visited, path_hexes)) \
+        if bonuses is not None and bonuses.has_subsidy else 0
+    findings = rule_findings(tm.rules, [n for n, _ in counted], nodes, path_hexes,
+                             search.broken if train.unit == "stops_by_type" else None)  # numeric: visited stops
+    return RouteValue(stops, lines, subsidy, findings, [n.id for n, _ in counted])
+
+
+def _plain_value(train: Train, nodes: Sequence[Node], bonuses: RouteBonuses | None) -> RouteValue:
+    """Vocabulary v1 pricing: every stop or the generic paying subset, then the route bonuses."""
+    if bonuses is not None and train.unit == "stops_by_type" and bonuses.touches(nodes):
+        found = _best_list_subset(_Search(train, nodes, TrainMods(bonuses, None, ()), None, ()))
+        if found is not None:
+            paid = found[0]
+            counted = [(nodes[i], paid[i]) for i in sorted(paid)]
+            return RouteValue([paid.get(i, 0) for i in range(len(nodes))], bonuses.lines(counted),
+                              counted=[n.id for n, _ in counted])
     by_id = {id(n): v for n, v in paying_stops(train, nodes)}
     stops = [by_id.get(id(n), 0) for n in nodes]
-    if bonuses is None or not bonuses.touches(nodes):
-        return RouteValue(stops)
     counted = [(n, by_id[id(n)]) for n in nodes if id(n) in by_id]
-    return RouteValue(stops, bonuses.lines(counted))
+    if bonuses is None or not bonuses.touches(nodes):
+        return RouteValue(stops, counted=[n.id for n, _ in counted])
+    return RouteValue(stops, bonuses.lines(counted), counted=[n.id for n, _ in counted])

@@ -1,7 +1,8 @@
-"""Route-set rules of a priced run: BestRouteBonus awards, DropLowestRoute, RequiredRoute.
+"""Route-set rules of a priced run: BestRouteBonus awards, DropLowestRoute, RequiredRoute and
+RouteSetRule.
 
-They read only each route's train id, the hexes of its visited stops (route order) and its
-revenue, so every ruleset's evaluator can settle a run with `settle_run`.
+They read only each route's train (id and name), the hexes and kinds of its visited stops (route
+order) and its revenue, so every ruleset's evaluator can settle a run with `settle_run`.
 """
 
 from __future__ import annotations
@@ -9,9 +10,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from solver.modifiers.model import BestRouteBonus, BonusLine, DropLowestRoute, Modifier, RequiredRoute
+from solver.modifiers.model import (
+    BestRouteBonus,
+    BonusLine,
+    DropLowestRoute,
+    Modifier,
+    RequiredRoute,
+    RouteSetRule,
+    admits,
+)
 
 REQUIRED_ROUTE_MISSING = "REQUIRED_ROUTE_MISSING"
+TOO_MANY_ROUTES_VISITING = "TOO_MANY_ROUTES_VISITING"
 
 
 @dataclass(frozen=True)
@@ -21,6 +31,8 @@ class RunRoute:
     train: str
     hexes: tuple[str, ...]  # the hex of each visited stop, in route order
     revenue: int  # stops plus route bonuses
+    name: str = ""  # the train's name (for the modifiers' `trains`)
+    kinds: tuple[str, ...] = ()  # the kind of each visited stop, in route order
 
 
 @dataclass
@@ -33,27 +45,60 @@ class RunSettlement:
     findings: list[tuple[str, str]] = field(default_factory=list)  # (code, message)
 
 
-def best_route_bonus(m: BestRouteBonus, hexes: Sequence[str]) -> int:
-    """This route's bonus under `m`: 0 unless it qualifies (visits every required hex, bonus > 0)."""
+def _stop_count(m: BestRouteBonus, hexes: Sequence[str], kinds: Sequence[str]) -> int:
+    """The route's visited stops as `m` counts them (only `stop_kinds`, when given)."""
+    if m.stop_kinds is None:
+        return len(hexes)
+    return sum(1 for k in kinds if k in m.stop_kinds)
+
+
+def best_route_bonus(m: BestRouteBonus, hexes: Sequence[str], kinds: Sequence[str] = (), name: str | None = None
+                     ) -> int:
+    """This route's bonus under `m`: 0 unless it qualifies (its train admitted, every required hex
+    visited, a positive bonus). `kinds` is needed only with `stop_kinds`; `name` None: admitted."""
+    if name is not None and not admits(m.trains, name):
+        return 0
     if any(h not in hexes for h in m.requires_hexes):
         return 0
-    return m.per_visited_stop * len(hexes) if m.per_visited_stop else m.amount
+    if m.per_visited_stop:
+        return m.per_visited_stop * _stop_count(m, hexes, kinds)
+    if m.per_distinct:
+        table = dict(m.distinct_hex_values)
+        return m.per_distinct * len({table[h] for h in hexes if h in table})
+    return m.amount
 
 
 def awarded_route(m: BestRouteBonus, routes: Sequence[RunRoute]) -> int | None:
     """The index of the route that gets the bonus: the most visited stops (ties: the greatest
-    train id) or the last qualifying route; None when no route qualifies."""
-    qualifying = [i for i, r in enumerate(routes) if best_route_bonus(m, r.hexes) > 0]
+    train id), the last qualifying route, or the largest bonus (ties: the first); None when no
+    route qualifies."""
+    bonus = [best_route_bonus(m, r.hexes, r.kinds, r.name) for r in routes]
+    qualifying = [i for i, b in enumerate(bonus) if b > 0]
     if not qualifying:
         return None
     if m.award == "last":
         return qualifying[-1]
-    return max(qualifying, key=lambda i: (len(routes[i].hexes), routes[i].train))
+    if m.award == "first_max":
+        return max(qualifying, key=lambda i: (bonus[i], -i))
+    return max(qualifying, key=lambda i: (_stop_count(m, routes[i].hexes, routes[i].kinds), routes[i].train))
 
 
-def meets_required(m: RequiredRoute, hexes: Sequence[str]) -> bool:
-    """Whether a route with these visited-stop hexes is the run `m` requires."""
+def award_is_max(m: BestRouteBonus) -> bool:
+    """Whether the awarded route always holds the largest bonus of the run (then the run earns the
+    largest bonus over its qualifying routes, whatever their order)."""
+    return m.award == "first_max" or (m.award == "most_visited_stops" and not m.per_distinct)
+
+
+def meets_required(m: RequiredRoute, hexes: Sequence[str], name: str | None = None) -> bool:
+    """Whether a route with these visited-stop hexes (of a train of this name) is the run `m` requires."""
+    if name is not None and not admits(m.trains, name):
+        return False
     return len(hexes) >= 2 and hexes[0] in m.endpoint_hexes and hexes[-1] in m.endpoint_hexes
+
+
+def visits_set_hexes(m: RouteSetRule, hexes: Sequence[str], name: str | None = None) -> bool:
+    """Whether a route counts toward a RouteSetRule: its train admitted, a visited stop in its hexes."""
+    return (name is None or admits(m.trains, name)) and any(h in m.hexes for h in hexes)
 
 
 def drop_threshold(modifiers: Sequence[Modifier]) -> tuple[int, DropLowestRoute] | None:
@@ -73,12 +118,17 @@ def settle_run(modifiers: Sequence[Modifier], routes: Sequence[RunRoute]) -> Run
         if isinstance(m, BestRouteBonus):
             i = awarded_route(m, routes)
             if i is not None:
-                amount = best_route_bonus(m, routes[i].hexes)
+                amount = best_route_bonus(m, routes[i].hexes, routes[i].kinds, routes[i].name)
                 out.awards.setdefault(i, []).append(BonusLine(m.label, amount, m.source))
                 revenue[i] += amount
-        elif isinstance(m, RequiredRoute) and routes and not any(meets_required(m, r.hexes) for r in routes):
+        elif isinstance(m, RequiredRoute) and routes and not any(meets_required(m, r.hexes, r.name) for r in routes):
             out.findings.append((REQUIRED_ROUTE_MISSING, f"{m.error} ({m.label}: a route from and to "
                                                          f"{', '.join(m.endpoint_hexes)})"))
+        elif isinstance(m, RouteSetRule):
+            visiting = [r.train for r in routes if visits_set_hexes(m, r.hexes, r.name)]
+            if len(visiting) > m.count:
+                out.findings.append((TOO_MANY_ROUTES_VISITING, f"{m.error} ({m.label}: {len(visiting)} routes "
+                                     f"({', '.join(visiting)}) stop in {', '.join(m.hexes)}, at most {m.count})"))
     out.total = sum(revenue)
     drop = drop_threshold(modifiers)
     if drop is not None and routes and len(routes) >= drop[0]:
@@ -88,13 +138,13 @@ def settle_run(modifiers: Sequence[Modifier], routes: Sequence[RunRoute]) -> Run
     return out
 
 
-def order_for_awards(modifiers: Sequence[Modifier], hexes: Sequence[Sequence[str]]) -> list[int]:
+def order_for_awards(modifiers: Sequence[Modifier], routes: Sequence[RunRoute]) -> list[int]:
     """A run order (a permutation of route indexes) in which an award "last" goes to the route with
     the largest bonus: that route moves to the end (the first such modifier decides)."""
-    order = list(range(len(hexes)))
+    order = list(range(len(routes)))
     for m in modifiers:
-        if isinstance(m, BestRouteBonus) and m.award == "last" and m.per_visited_stop:
-            values = [best_route_bonus(m, h) for h in hexes]
+        if isinstance(m, BestRouteBonus) and m.award == "last" and (m.per_visited_stop or m.per_distinct):
+            values = [best_route_bonus(m, r.hexes, r.kinds, r.name) for r in routes]
             if any(values):
                 best = max(order, key=lambda i: values[i])
                 return [i for i in order if i != best] + [best]
