@@ -115,7 +115,7 @@ def _best_route_bonus(m: pb.BestRouteBonus, out: dict[str, Any]) -> None:
 def _route_rule(m: pb.RouteRule, out: dict[str, Any]) -> None:
     _enum(out, "rule", m.rule, RULES, pb.RouteRuleKind)
     _enum(out, "scope", m.scope, SCOPES, pb.StopScope)
-    if m.error:
+    if m.HasField("error"):
         out["error"] = m.error
     if m.HasField("count"):
         out["count"] = m.count
@@ -128,7 +128,7 @@ def _route_rule(m: pb.RouteRule, out: dict[str, Any]) -> None:
 def _route_set_rule(m: pb.RouteSetRule, out: dict[str, Any]) -> None:
     _enum(out, "rule", m.rule, SET_RULES, pb.RouteSetRuleKind)
     out.update(hexes=list(m.hexes), count=m.count)
-    if m.error:
+    if m.HasField("error"):
         out["error"] = m.error
 
 
