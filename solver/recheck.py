@@ -7,10 +7,14 @@ from solver.errors import EvaluatorDisagreement
 from solver.results import Evaluation
 
 
-def recheck(board: Board, evaluation: Evaluation, claimed: int, who: str = "optimiser") -> None:
-    """Raise EvaluatorDisagreement unless the evaluator found the answer legal at the claimed revenue."""
-    if evaluation.legal and evaluation.revenue == claimed:
+def recheck(board: Board, evaluation: Evaluation, claimed: int, who: str = "optimiser",
+            counts_subsidy: bool = False) -> None:
+    """Raise EvaluatorDisagreement unless the evaluator found the answer legal at the claimed value: its
+    revenue, plus its subsidy when the objective counts it (`counts_subsidy`)."""
+    value = evaluation.revenue + (evaluation.subsidy if counts_subsidy else 0)
+    if evaluation.legal and value == claimed:
         return
+    extra = f" + subsidy {evaluation.subsidy}" if counts_subsidy and evaluation.subsidy else ""
     raise EvaluatorDisagreement(
-        f"{board.label()}: {who} claims {claimed} but the evaluator says {evaluation.revenue} "
+        f"{board.label()}: {who} claims {claimed} but the evaluator says {evaluation.revenue}{extra} "
         f"(legal={evaluation.legal}; {[f.message for f in evaluation.findings]})")

@@ -12,22 +12,33 @@ from collections.abc import Sequence
 
 from solver.board import Board, Train
 from solver.candidates import build_leg_graph, enumerate_routes
-from solver.modifiers.candidate_values import CandidatePricer, candidate_pricer
-from solver.modifiers.route_value import route_value
+from solver.legs import Leg
+from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer
+from solver.modifiers.route_value import path_hexes_of, route_value
 from solver.snapshot import board_from_snapshot, read_positions
 from tests.conftest import CORPUS
 from tests.test_bruteforce import MOD_SEEDS, make_snapshot_modifiers
 
 
-def _both_ways(pricer: CandidatePricer, train: Train, nodes: Sequence[str]) -> tuple[list[int], bool] | None:
-    """The reference: both directions priced in full, the reverse only when it pays strictly more."""
+def _both_ways(pricer: CandidatePricer, train: Train, nodes: Sequence[str], legs: Sequence[Leg] = ()
+               ) -> tuple[list[int], bool] | str | None:
+    """The reference: both directions priced in full, the reverse only when it pays strictly more
+    (revenue and subsidy); ILLEGAL when both break a route rule."""
     board = pricer.board
-    if pricer.bonuses is None or not pricer.bonuses.touches([board.nodes[n] for n in nodes]):
+    if pricer.mods is None:  # only run rules: no route pricing of its own
         return None
-    ahead = route_value(board, train, nodes, pricer.bonuses)
-    back = route_value(board, train, nodes[::-1], pricer.bonuses)
-    best, reverse = (back, True) if back.total > ahead.total else (ahead, False)
-    return best.stop_revenues + [b.amount for b in best.bonuses], reverse
+    tm = pricer.mods.for_train(train.name)
+    stops = [board.nodes[n] for n in nodes]
+    if tm.plain and (tm.bonuses is None or not tm.bonuses.touches(stops)):
+        return None
+    hexes = path_hexes_of(legs, stops)
+    ahead = route_value(board, train, nodes, pricer.mods, hexes)
+    back = route_value(board, train, nodes[::-1], pricer.mods, hexes[::-1])
+    legal = [(v, rev) for v, rev in ((ahead, False), (back, True)) if not v.findings]
+    if not legal:
+        return ILLEGAL
+    best, reverse = max(legal, key=lambda e: (e[0].total + e[0].subsidy, not e[1]))
+    return best.stop_revenues + [b.amount for b in best.bonuses] + ([best.subsidy] if best.subsidy else []), reverse
 
 
 def _uniform(snap: dict) -> dict:
@@ -49,10 +60,10 @@ def _check(board: Board) -> tuple[int, int]:
     priced = reversed_ = 0
     for shape in shapes:
         for train in board.trains:
-            got, want = pricer.price(train, shape[0]), _both_ways(pricer, train, shape[0])
+            got, want = pricer.price(train, shape[0], legs=shape[1]), _both_ways(pricer, train, shape[0], shape[1])
             assert got == want, (board.source, shape[0], train.name)
             priced += got is not None
-            reversed_ += bool(got and got[1])
+            reversed_ += bool(got and got != ILLEGAL and got[1])
     return priced, reversed_
 
 
@@ -63,7 +74,8 @@ def test_pricer_matches_both_directions_on_random_modifier_boards() -> None:
         for variant in (snap, _uniform(snap)):
             board = board_from_snapshot(variant)
             pricer = candidate_pricer(board)
-            order_free += bool(pricer and pricer.bonuses and pricer.order_free)
+            views = [pricer.train_mods(t.name) for t in board.trains] if pricer else []
+            order_free += bool(views and all(v is not None and v.mods.bonuses and v.order_free for v in views))
             p, r = _check(board)
             priced += p
             reversed_ += r
@@ -78,11 +90,13 @@ def test_order_matters_for_a_first_hit_with_differing_values() -> None:
     hexes = [h["id"] for h in snap["hexes"] if h["nodes"]][:2]
     snap["modifiers"] = [{"type": "StopBonus", "source": "s", "label": "S", "hexes": {hexes[0]: 10, hexes[1]: 40},
                           "count": "once"}]
-    pricer = candidate_pricer(board_from_snapshot(snap))
-    assert pricer is not None and not pricer.order_free
+    board = board_from_snapshot(snap)
+    pricer = candidate_pricer(board)
+    assert pricer is not None and not pricer.train_mods(board.trains[0].name).order_free  # type: ignore[union-attr]
     snap["modifiers"][0]["count"] = "per_stop"
-    pricer = candidate_pricer(board_from_snapshot(snap))
-    assert pricer is not None and pricer.order_free
+    board = board_from_snapshot(snap)
+    pricer = candidate_pricer(board)
+    assert pricer is not None and pricer.train_mods(board.trains[0].name).order_free  # type: ignore[union-attr]
 
 
 def _corpus_boards(title: str, every: int) -> list[Board]:
@@ -92,9 +106,12 @@ def _corpus_boards(title: str, every: int) -> list[Board]:
 
 
 def test_pricer_matches_both_directions_on_corpus_boards_with_bonuses() -> None:
-    """1846 (east-west sums, list trains), 1870 (end-stop revenue) and 1856: real tables and trains."""
+    """1846 (east-west sums, list trains), 1870 (end-stop revenue) and 1856: real tables and trains;
+    vocabulary v2: path-hex bonuses and one stop per hex (1817), mines paid as subsidy and goods rules
+    (1837), mandatory stops first (1867), exclusive combos (18 Los Angeles), candidates rules (18FL)."""
     priced = 0
-    for title, every in (("1846", 12), ("1870", 12), ("1856", 8)):
+    for title, every in (("1846", 12), ("1870", 12), ("1856", 8), ("1817", 20), ("1837", 20), ("1867", 20),
+                         ("18LosAngeles1", 5), ("18FL", 10), ("1841", 20)):
         for board in _corpus_boards(title, every):
             priced += _check(board)[0]
     assert priced >= 1000

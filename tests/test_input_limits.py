@@ -154,7 +154,7 @@ def _node_path(raw: dict[str, Any]) -> tuple[int, int]:
     ("tokens", [[1]], "must be an object, got a list"),
     ("revenue_by_train", [], "must be an object, got a list"),
     ("revenue_by_train", {"D": "60"}, "must be an integer"),
-    ("visit_cost", 100, "must be in 0..99"),
+    ("visit_cost", 1000, "must be in 0..999"),
     ("kind", "castle", "unknown node kind"),
     ("route", "sometimes", "must be one of mandatory, optional, never"),
 ])

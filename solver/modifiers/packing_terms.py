@@ -1,19 +1,29 @@
 """The modifiers' run rules inside the optimiser: exact run values, bounds and CP-SAT terms.
 
 A packing option is a (candidate, train class) pair; its value is the sum of the candidate's
-revenue list for that class (stops plus route bonuses). On top of the options' sum:
+revenue list for that class (stops plus route bonuses, and the subsidy when the objective counts
+it). On top of the options' sum:
 
-- BestRouteBonus: the run earns max(bonus) over its qualifying routes (FORMAT.md). CP-SAT: one
-  indicator per distinct bonus value b, true only if some option with bonus b is chosen, at most
-  one indicator per modifier, objective + b. The evaluator's award rule gives the same amount.
+- BestRouteBonus: the run earns max(bonus) over its qualifying routes (FORMAT.md; for an award
+  that always goes to the largest bonus). CP-SAT: one indicator per distinct bonus value b, true
+  only if some option with bonus b is chosen, at most one indicator per modifier, objective + b.
+  The evaluator's award rule gives the same amount.
 - DropLowestRoute (min_routes k): drop indicators d <= x on the options, sum(d) = y, and y is true
   exactly when k or more options are chosen; objective - sum(v * d). The maximiser drops the
   lowest chosen route, which is the rule. (The shortcut "best run of at most k - 1 routes" is not
   used: it is wrong together with a RequiredRoute, whose route may be the lowest.)
 - RequiredRoute: a non-empty run holds a qualifying option: sum(all x) <= N * sum(qualifying x).
+- RouteSetRule: at most `count` chosen options of admitted trains stop in its hexes.
+- StopPaysOnce: a stop (with `groups`: a set of nodes that share a group) pays once over the run.
+  The options' own stop revenues are taken out of the objective and each such pay unit earns its
+  value once, through an indicator y <= sum of the options that count it. This is exact when every
+  node of a unit pays the same to every train and every stop of a route counts; other boards are
+  refused with a BoardError (the order of the routes would then decide what a stop pays).
 
 The optimiser does not combine BestRouteBonus with DropLowestRoute (which route the award goes to
-then changes which route is lowest); such a board is refused with a BoardError.
+then changes which route is lowest); such a board is refused with a BoardError, as is a
+BestRouteBonus whose award need not go to the largest bonus (`most_visited_stops` with
+`per_distinct`).
 """
 
 from __future__ import annotations
@@ -24,12 +34,21 @@ from typing import Any, Protocol
 
 from ortools.sat.python import cp_model
 
-from solver.board import Board
+from solver.board import Board, Train
 from solver.errors import BoardError
-from solver.modifiers.model import BestRouteBonus, ComboBonus, RequiredRoute, StopBonus
-from solver.modifiers.run_terms import best_route_bonus, drop_threshold, meets_required
+from solver.modifiers.model import BestRouteBonus, ComboBonus, RequiredRoute, RouteSetRule, StopBonus, StopPaysOnce
+from solver.modifiers.run_terms import (
+    award_is_max,
+    best_route_bonus,
+    drop_threshold,
+    meets_required,
+    visits_set_hexes,
+)
+from solver.modifiers.sharing import stop_pays_once
+from solver.train_rules import stop_revenue
 
 Option = tuple[int, int]  # (candidate index, class index)
+EVERY_STOP_COUNTS = ("stops", "hexes", "none")
 
 
 class Cand(Protocol):
@@ -37,47 +56,109 @@ class Cand(Protocol):
     revenue: dict[int, list[int]]
 
 
-class RunTerms:
-    """The run rules of one board for the optimiser."""
+def pay_units(board: Board, rule: StopPaysOnce, classes: Sequence[Train]) -> dict[str, tuple[str, int]]:
+    """Node id -> (its pay unit, what it pays) under StopPaysOnce, or a BoardError where the run order
+    would decide what a stop pays (list trains, values that differ by train or within a unit)."""
+    if any(t.unit not in EVERY_STOP_COUNTS for t in classes):
+        raise BoardError("modifiers", "the optimiser prices StopPaysOnce only for trains on which every stop pays "
+                                      "(a list train's paying stops would depend on the run order)")
+    stops = [n for n in board.nodes.values() if n.kind != "junction"]
+    values = {}
+    for n in stops:
+        paid = {stop_revenue(n, t) for t in classes}
+        if len(paid) > 1:
+            raise BoardError("modifiers", f"StopPaysOnce: {n.id} pays differently to different trains; the run order "
+                                          "would decide what it pays, which the optimiser does not search")
+        values[n.id] = paid.pop() if paid else 0
+    unit = {n.id: n.id for n in stops}
+    if rule.groups:
+        by_group: dict[str, list[str]] = defaultdict(list)
+        for n in stops:
+            for g in n.groups:
+                by_group[g].append(n.id)
+        for members in by_group.values():  # a group's nodes pay once together
+            root = unit[members[0]]
+            for m in members:
+                old = unit[m]
+                for k, v in unit.items():
+                    if v == old:
+                        unit[k] = root
+        for root in set(unit.values()):
+            members = [k for k, v in unit.items() if v == root]
+            if len(members) > 1:
+                groups = [set(board.nodes[m].groups) for m in members]
+                if any(not (a & b) for i, a in enumerate(groups) for b in groups[i + 1:]) or \
+                        len({values[m] for m in members}) > 1:
+                    raise BoardError("modifiers", f"StopPaysOnce with groups: the nodes {', '.join(sorted(members))} "
+                                                  "do not all share one group at one value; the run order would "
+                                                  "decide what they pay, which the optimiser does not search")
+    return {nid: (unit[nid], values[nid]) for nid in unit}
 
-    def __init__(self, board: Board) -> None:
+
+class RunTerms:
+    """The run rules of one board for the optimiser (`classes`: one train per class index)."""
+
+    def __init__(self, board: Board, classes: Sequence[Train]) -> None:
         mods = board.modifiers
         self.hex_of = {nid: n.hex for nid, n in board.nodes.items()}
+        self.kind_of = {nid: n.kind for nid, n in board.nodes.items()}
+        self.names = [t.name for t in classes]
         self.best = [m for m in mods if isinstance(m, BestRouteBonus)]
         self.required = [m for m in mods if isinstance(m, RequiredRoute)]
+        self.set_rules = [m for m in mods if isinstance(m, RouteSetRule)]
+        once = stop_pays_once(mods)
+        self.units = pay_units(board, once, classes) if once is not None else None
         drop = drop_threshold(mods)
         self.drop_at = drop[0] if drop else None
         if self.best and self.drop_at is not None:
             raise BoardError("modifiers", "the optimiser does not combine BestRouteBonus with DropLowestRoute")
+        for m in self.best:
+            if not award_is_max(m):
+                raise BoardError("modifiers", f"the optimiser does not price a BestRouteBonus ({m.label}) whose award "
+                                              "may go to a route with a smaller bonus (most_visited_stops with "
+                                              "per_distinct)")
+        if self.units is not None and self.drop_at is not None:
+            raise BoardError("modifiers", "the optimiser does not combine StopPaysOnce with DropLowestRoute")
 
     def hexes(self, cand: Cand) -> tuple[str, ...]:
         return tuple(self.hex_of[n] for n in cand.nodes)
 
-    def awards(self, cand: Cand) -> list[int]:
+    def awards(self, cand: Cand, ci: int) -> list[int]:
         """The option's bonus under each BestRouteBonus (0: it does not qualify)."""
         hexes = self.hexes(cand)
-        return [best_route_bonus(m, hexes) for m in self.best]
+        kinds = tuple(self.kind_of[n] for n in cand.nodes)
+        return [best_route_bonus(m, hexes, kinds, self.names[ci]) for m in self.best]
 
     def qualifies(self, cand: Cand) -> bool:
-        """Whether the route is the run of some RequiredRoute (pruning keeps such routes)."""
+        """Whether the route is the run of some RequiredRoute for some class (pruning keeps such routes)."""
         hexes = self.hexes(cand)
-        return any(meets_required(m, hexes) for m in self.required)
+        return any(meets_required(m, hexes, self.names[ci]) for m in self.required for ci in cand.revenue)
 
     @property
     def route_cap(self) -> int | None:
         """Most routes a greedy run should take: with a drop from k routes, k - 1."""
         return None if self.drop_at is None else self.drop_at - 1
 
+    def _own_stops(self, cand: Cand, ci: int) -> int:
+        return sum(cand.revenue[ci][:len(cand.nodes)])
+
     def value(self, cands: Sequence[Cand], chosen: Sequence[Option]) -> int | None:
-        """The exact run value of chosen options, or None when the run breaks a RequiredRoute."""
+        """The exact run value of chosen options, or None when the run breaks a RequiredRoute or a
+        RouteSetRule."""
         values = [sum(cands[r].revenue[ci]) for r, ci in chosen]
         total = sum(values)
         if chosen:
             for m in self.required:
-                if not any(meets_required(m, self.hexes(cands[r])) for r, _ in chosen):
+                if not any(meets_required(m, self.hexes(cands[r]), self.names[ci]) for r, ci in chosen):
                     return None
+        for m in self.set_rules:
+            if sum(1 for r, ci in chosen if visits_set_hexes(m, self.hexes(cands[r]), self.names[ci])) > m.count:
+                return None
         for k in range(len(self.best)):
-            total += max((self.awards(cands[r])[k] for r, _ in chosen), default=0)
+            total += max((self.awards(cands[r], ci)[k] for r, ci in chosen), default=0)
+        if self.units is not None:  # each pay unit once
+            total -= sum(self._own_stops(cands[r], ci) for r, ci in chosen)
+            total += sum(dict(self.units[n] for r, _ in chosen for n in cands[r].nodes).values())
         if self.drop_at is not None and chosen and len(chosen) >= self.drop_at:
             total -= min(values)
         return total
@@ -86,7 +167,7 @@ class RunTerms:
         """What the run rules can add to a conflict-free sum of options: the largest bonus each."""
         out = 0
         for k in range(len(self.best)):
-            out += max((self.awards(c)[k] for c in cands if c.revenue), default=0)
+            out += max((self.awards(c, ci)[k] for c in cands for ci in c.revenue), default=0)
         return out
 
     def add_to_model(self, model: cp_model.CpModel, xs: dict[Option, Any],
@@ -95,34 +176,50 @@ class RunTerms:
         terms: list[tuple[int, Any]] = []
         for k in range(len(self.best)):
             by_value: dict[int, list[Any]] = defaultdict(list)
-            for (r, _ci), x in xs.items():
-                b = self.awards(cands[r])[k]
+            for (r, ci), x in xs.items():
+                b = self.awards(cands[r], ci)[k]
                 if b > 0:
                     by_value[b].append(x)
             picks = []
             for b, lits in sorted(by_value.items()):
-                w = model.NewBoolVar(f"best{k}_{b}")
-                model.AddBoolOr(lits).OnlyEnforceIf(w)
+                w = model.new_bool_var(f"best{k}_{b}")
+                model.add_bool_or(lits).only_enforce_if(w)
                 picks.append(w)
                 terms.append((b, w))
             if len(picks) > 1:
-                model.AddAtMostOne(picks)
+                model.add_at_most_one(picks)
         everything = list(xs.values())
         n_max = len(everything)
         for m in self.required:
-            good = [x for (r, _), x in xs.items() if meets_required(m, self.hexes(cands[r]))]
-            model.Add(sum(everything) <= n_max * sum(good))
+            good = [x for (r, ci), x in xs.items() if meets_required(m, self.hexes(cands[r]), self.names[ci])]
+            model.add(sum(everything) <= n_max * sum(good))
+        for m in self.set_rules:
+            visiting = [x for (r, ci), x in xs.items() if visits_set_hexes(m, self.hexes(cands[r]), self.names[ci])]
+            if len(visiting) > m.count:
+                model.add(sum(visiting) <= m.count)
+        if self.units is not None:
+            counting: dict[str, list[Any]] = defaultdict(list)
+            for (r, ci), x in xs.items():
+                terms.append((-self._own_stops(cands[r], ci), x))
+                for n in cands[r].nodes:
+                    counting[self.units[n][0]].append(x)
+            value_of = {u: v for u, v in self.units.values()}
+            for u, lits in counting.items():
+                if value_of[u] > 0:
+                    y = model.new_bool_var(f"unit_{u}")
+                    model.add_bool_or(lits).only_enforce_if(y)
+                    terms.append((value_of[u], y))
         if self.drop_at is not None and everything:
-            y = model.NewBoolVar("drop")
-            model.Add(sum(everything) >= self.drop_at).OnlyEnforceIf(y)
-            model.Add(sum(everything) <= self.drop_at - 1).OnlyEnforceIf(y.Not())
+            y = model.new_bool_var("drop")
+            model.add(sum(everything) >= self.drop_at).only_enforce_if(y)
+            model.add(sum(everything) <= self.drop_at - 1).only_enforce_if(~y)
             drops = []
             for (r, ci), x in xs.items():
-                d = model.NewBoolVar(f"d{r}_{ci}")
-                model.AddImplication(d, x)
+                d = model.new_bool_var(f"d{r}_{ci}")
+                model.add_implication(d, x)
                 drops.append(d)
                 terms.append((-sum(cands[r].revenue[ci]), d))
-            model.Add(sum(drops) == y)
+            model.add(sum(drops) == y)
         return terms
 
     def seeds(self, order: Sequence[tuple[int, int, int]], cands: Sequence[Cand], how_many: int) -> list:
@@ -132,11 +229,11 @@ class RunTerms:
         return [o for o in order if self.qualifies(cands[o[1]])][:how_many]
 
 
-def run_terms(board: Board) -> RunTerms | None:
+def run_terms(board: Board, classes: Sequence[Train]) -> RunTerms | None:
     """The run rules of the board for the optimiser, or None when it has none."""
-    if any(isinstance(m, (BestRouteBonus, RequiredRoute)) for m in board.modifiers) or \
+    if any(isinstance(m, (BestRouteBonus, RequiredRoute, RouteSetRule, StopPaysOnce)) for m in board.modifiers) or \
             drop_threshold(board.modifiers) is not None:
-        return RunTerms(board)
+        return RunTerms(board, classes)
     return None
 
 
@@ -147,10 +244,11 @@ def modifier_bound(board: Board) -> int:
     out = 0
     for m in board.modifiers:
         if isinstance(m, StopBonus):
-            per = sum(top_stop if v == "stop_revenue" else int(v) for _, v in m.hexes)
+            per = sum(max(0, top_stop if v == "stop_revenue" else 0 if v == "-stop_revenue" else int(v))
+                      for _, v in m.table)
             out += per * (len(board.nodes) if m.count == "per_stop" else 1) * trains
         elif isinstance(m, ComboBonus):
-            out += (sum(max(v for _, v in s) for s in m.sets) if m.amount == "sum" else int(m.amount)) * trains
+            out += max(0, sum(max(v for _, v in s) for s in m.sets) if m.amount == "sum" else int(m.amount)) * trains
         elif isinstance(m, BestRouteBonus):
-            out += max(m.amount, m.per_visited_stop * len(board.nodes))
+            out += max(m.amount, m.per_visited_stop * len(board.nodes), m.per_distinct * len(m.distinct_hex_values))
     return out

@@ -84,9 +84,10 @@ def awarded_route(m: BestRouteBonus, routes: Sequence[RunRoute]) -> int | None:
 
 
 def award_is_max(m: BestRouteBonus) -> bool:
-    """Whether the awarded route always holds the largest bonus of the run (then the run earns the
-    largest bonus over its qualifying routes, whatever their order)."""
-    return m.award == "first_max" or (m.award == "most_visited_stops" and not m.per_distinct)
+    """Whether a run can always earn the largest bonus over its qualifying routes: the award goes to
+    the largest bonus (`first_max`, or the most visited stops when the bonus grows with them), or to
+    the last route, which the optimiser's run order makes the one with the largest bonus."""
+    return m.award in ("first_max", "last") or not m.per_distinct
 
 
 def meets_required(m: RequiredRoute, hexes: Sequence[str], name: str | None = None) -> bool:

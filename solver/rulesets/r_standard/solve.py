@@ -4,17 +4,20 @@ with every answer re-checked by the evaluator."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from solver.board import Board
 from solver.budget import Budget
 from solver.cancel import CancelToken
-from solver.candidates import build_leg_graph, candidate_routes
+from solver.candidates import Candidate, build_leg_graph, candidate_routes
+from solver.modifiers.apply import run_route
 from solver.modifiers.packing_terms import modifier_bound, run_terms
 from solver.modifiers.run_terms import order_for_awards
+from solver.modifiers.sharing import overlap_group, overlap_rule, stop_pays_once
 from solver.packing import claims_of_choice, greedy, pack, prune, run_value, stop_bound, train_classes
 from solver.portfolio import race, wants_compact
 from solver.recheck import recheck
-from solver.results import SolveOptions, SolveResult, Status
+from solver.results import Objective, SolveOptions, SolveResult, Status
 from solver.rulesets.r_standard.evaluator import TrackGroup, evaluate_run, one_group
 from solver.setpack import exact_packing
 
@@ -29,16 +32,22 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     reps, members = train_classes(board.trains)
     counts = [len(m) for m in members]
     graph = build_leg_graph(board)
-    terms = run_terms(board)  # the modifiers' run rules (None without any)
+    terms = run_terms(board, reps)  # the modifiers' run rules (None without any)
+    with_subsidy = opts.objective != Objective.REVENUE_ONLY  # the default: the company's whole income
     priced: dict[str, float] = {}
     # one train and no run rules: the best run is the best route, so only routes that beat all before are kept
     cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, budget.until("enumerate"),
                                          walk_deadline=budget.until("walk"), cancel=opts.cancel,
-                                         best_only=terms is None and len(board.trains) == 1, stats=priced)
+                                         best_only=terms is None and len(board.trains) == 1, stats=priced,
+                                         with_subsidy=with_subsidy)
     stats: dict[str, float] = {"candidates": priced["routes_walked"], "kept": float(len(cands)),
                                "classes": float(len(reps)), "enumerate_ms": budget.elapsed_ms(),
                                "workers": float(opts.workers)}
-    groups = [track_group(board, t) for t in reps]
+    overlap = overlap_rule(board.modifiers)
+    groups = [track_group(board, t) + overlap_group(overlap, t.name, 0) for t in reps]
+    if overlap is not None and overlap.scope == "route":  # routes may share track: no conflicts between them
+        groups = [f"class{ci}" for ci in range(len(reps))]
+        cands = routes_share_track(cands, counts, copies=stop_pays_once(board.modifiers) is None)
     t_bound = time.monotonic()
     starts = GREEDY_STARTS if len(cands) <= MANY_CANDIDATES else GREEDY_STARTS_MANY
     if terms is None and len(cands) > MANY_CANDIDATES:
@@ -54,8 +63,8 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     def run_pack(stop: CancelToken | None = None, workers: int | None = None) -> tuple:
         if no_time:
             return Status.UNKNOWN, lower_pack, -1, {}
-        for c in cands:  # the track bits of the CP-SAT constraints
-            c.bits = tuple(graph.route_bits(c.legs))
+        for c in cands:  # the track bits of the CP-SAT constraints (none for routes that may share track)
+            c.bits = tuple(graph.route_bits(c.legs)) if c.mask else ()
         return pack(cands, counts, opts, budget.search_end, lower_pack, groups, terms, stop, workers)
 
     if wants_compact(board, reps, groups, exhaustive):  # cut short: race the compact model, which sees every route
@@ -82,7 +91,7 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
             status, chosen, bound = Status.FEASIBLE, lower_pack, -1
     if not exhaustive:
         status = Status.FEASIBLE
-    best = run_value(cands, chosen, terms) or 0
+    best = run_value(cands, chosen, terms) or 0  # the objective: revenue (+ subsidy)
     if not exhaustive:  # some routes were never seen: only a bound over every stop holds
         bound = max(best, sum(stop_bound(board, t) for t in board.trains) + modifier_bound(board))
     elif bound < best:  # every route was seen: the conflict-free packing bound holds
@@ -91,8 +100,20 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     claims = claims_of_choice(cands, chosen, members)
     if board.modifiers:  # an award to the last route goes to the route with the largest bonus
         claims = [claims[i] for i in order_for_awards(board.modifiers,
-                                                      [[board.nodes[n].hex for n in c.nodes] for c in claims])]
+                                                      [run_route(board, c.train, c.nodes, 0) for c in claims])]
     evaluation = evaluate_run(board, claims, track_group)
-    recheck(board, evaluation, best)
-    return SolveResult(revenue=best, status=status, bound=bound, routes=evaluation.routes, stats=stats,
-                       evaluation=evaluation)
+    recheck(board, evaluation, best, counts_subsidy=with_subsidy)
+    return SolveResult(revenue=evaluation.revenue, status=status, bound=bound, routes=evaluation.routes, stats=stats,
+                       evaluation=evaluation, subsidy=evaluation.subsidy)
+
+
+def routes_share_track(cands: list[Candidate], counts: list[int], copies: bool) -> list[Candidate]:
+    """Candidates for a board whose routes may share track (OverlapRule scope "route"): no track
+    conflicts between routes, and (`copies`) one copy of a route per further train of a class, so that
+    two trains of a class may run the same route."""
+    out = [replace(c, mask=0, bits=(), _totals=None) for c in cands]
+    if copies:
+        extra = max(counts, default=1) - 1
+        out += [replace(c, revenue={ci: v for ci, v in c.revenue.items() if counts[ci] > k + 1}, _totals=None)
+                for k in range(extra) for c in out if any(counts[ci] > k + 1 for ci in c.revenue)]
+    return out
