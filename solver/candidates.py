@@ -8,12 +8,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from solver.board import Board, Node, Train
+from solver.board import NODE_KINDS, Board, Node, Train
 from solver.cancel import CancelToken
 from solver.legs import Leg, PathIndex, walk_legs
 from solver.modifiers.candidate_values import EVERY_STOP_PAYS, ILLEGAL, candidate_pricer
 from solver.route_rules import train_findings
-from solver.train_rules import route_stop_revenues, stop_revenue, within_distance
+from solver.train_rules import pour_fits_costs, route_stop_revenues, stop_revenue, within_distance
 
 
 @dataclass
@@ -126,20 +126,39 @@ class _Stop(Exception):
     """Raised inside the walk when the cap or the deadline is reached."""
 
 
+KIND_INDEX = {k: i for i, k in enumerate(NODE_KINDS)}  # a route's visit cost per node kind, as a tuple
+
+
+def _pour_by_kind(train: Train) -> Callable[[tuple[int, ...]], bool]:
+    """A list train's length check on a route's visit cost per kind (KIND_INDEX order), cached."""
+    cache: dict[tuple[int, ...], bool] = {}
+    rows = train.rows
+
+    def fits(by_kind: tuple[int, ...]) -> bool:
+        found = cache.get(by_kind)
+        if found is None:
+            found = cache[by_kind] = pour_fits_costs(rows, {k: c for k, c in zip(NODE_KINDS, by_kind) if c})
+        return found
+    return fits
+
+
 def _distance_gate(trains: Sequence[Train]):
-    """A test `(stops, crossings, cost) -> bool`: does some train's distance admit this route?
-    Uses the running visit cost when every train counts plain stops."""
+    """A test `(stops, crossings, cost, by_kind) -> bool`: does some train's distance admit this route?
+    Uses the running visit cost when every train counts plain stops, and the running visit cost per
+    node kind for unclassed list trains."""
     if any(t.unit in ("none", "express") for t in trains):
-        return lambda stops, crossings, cost: True
+        return lambda stops, crossings, cost, by_kind: True
     if all(t.unit == "stops" and not t.klass for t in trains):
         longest = max(t.distance for t in trains)
-        return lambda stops, crossings, cost: cost <= longest
-    # plain stop and hex counts as two numbers; only the other trains are asked one by one
+        return lambda stops, crossings, cost, by_kind: cost <= longest
+    # plain stop and hex counts as two numbers, list trains by their cached pour; the others one by one
     by_stops = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
     by_hexes = max((t.distance for t in trains if t.unit == "hexes"), default=-1)
-    others = [t for t in trains if not (t.unit == "hexes" or (t.unit == "stops" and not t.klass))]
-    return lambda stops, crossings, cost: (cost <= by_stops or crossings <= by_hexes
-                                           or any(within_distance(t, stops, crossings, cost) for t in others))
+    lists = [_pour_by_kind(t) for t in trains if t.unit == "stops_by_type" and not t.klass]
+    others = [t for t in trains if not (t.unit == "hexes" or (t.unit in ("stops", "stops_by_type") and not t.klass))]
+    return lambda stops, crossings, cost, by_kind: (cost <= by_stops or crossings <= by_hexes
+                                                    or any(f(by_kind) for f in lists)
+                                                    or any(within_distance(t, stops, crossings, cost) for t in others))
 
 
 def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap: int = 2_000_000,
@@ -154,7 +173,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     nodes = board.nodes
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
-    fits = _distance_gate(trains) if trains else (lambda stops, crossings, cost: False)
+    fits = _distance_gate(trains) if trains else (lambda stops, crossings, cost, by_kind: False)
     steps = {nid: [(leg, graph.mask(leg), nodes[leg.b]) for leg in legs if leg.b in rules.visitable]
              for nid, legs in graph.legs_from.items()}
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
@@ -163,6 +182,9 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     # a visit cost within a plain stop train's distance passes `fits` (asked only beyond it)
     sure_cost = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
     first = 0  # the order of the route's first stop (a route is kept from its lower end only)
+
+    by_kind = [0] * len(NODE_KINDS)  # the route's visit cost per node kind
+    hexes_seen: dict[str, int] = {}  # with one stop per hex: the route's stops per hex
 
     def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
              crossings: int, cost: int, token: bool) -> None:
@@ -176,12 +198,16 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                 continue
             if node.groups and any(g in groups for g in node.groups):
                 continue
-            if per_hex and any(s.hex == node.hex for s in stops):
+            if per_hex and hexes_seen.get(node.hex):
                 continue
             stops.append(node)
             new_cross = crossings + leg.crossings
             new_cost = cost + node.visit_cost
-            if new_cost <= sure_cost or fits(stops, new_cross, new_cost):
+            k = KIND_INDEX[node.kind]
+            by_kind[k] += node.visit_cost
+            admitted = new_cost <= sure_cost or fits(stops, new_cross, new_cost, tuple(by_kind))
+            by_kind[k] -= node.visit_cost
+            if admitted:
                 path.append(node.id)
                 legs.append(leg)
                 seen.add(node.id)
@@ -194,8 +220,12 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                         raise _Stop
                 # a route goes on through this stop only if it may pass it (asked here: no call for a dead end)
                 if node.id in passable and not (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 2)):
+                    by_kind[k] += node.visit_cost
+                    hexes_seen[node.hex] = hexes_seen.get(node.hex, 0) + 1
                     grow(path, seen, legs, new_mask, stops, groups | set(node.groups) if node.groups else groups,
                          new_cross, new_cost, new_token)
+                    hexes_seen[node.hex] -= 1
+                    by_kind[k] -= node.visit_cost
                 seen.discard(node.id)
                 path.pop()
                 legs.pop()
@@ -207,6 +237,10 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                 continue
             node = nodes[start]
             first = order[start]
+            by_kind[:] = [0] * len(NODE_KINDS)
+            by_kind[KIND_INDEX[node.kind]] = node.visit_cost
+            hexes_seen.clear()
+            hexes_seen[node.hex] = 1
             grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost, node.tokened_by_company)
     except _Stop:
         return out, False
@@ -264,7 +298,7 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
         walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
     pricer = candidate_pricer(board, with_subsidy)  # the modifiers' per-route rules (None without modifiers)
-    walk = standard_walk_rules(board, *pricer.mods.walk_limits()) if pricer is not None and pricer.mods else None
+    walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
     shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel)
     top_stop = max([0, *node_rev[0].values()]) if classes and plain[0] else 0
     keep_zero = pricer is not None and pricer.keep_zero

@@ -6,7 +6,7 @@ candidate generator both call them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from solver.board import Board, DistanceRow, Node, Train
@@ -40,10 +40,15 @@ def stop_revenue(node: Node, train: Train, row: DistanceRow | None = None) -> in
 
 def pour_fits(rows: Sequence[DistanceRow], nodes: Sequence[Node]) -> bool:
     """Length check of a list-distance train: pour each kind's visit cost into the rows accepting it."""
-    capacity = [r.visit for r in rows]
     by_kind: dict[str, int] = {}
     for n in nodes:
         by_kind[n.kind] = by_kind.get(n.kind, 0) + n.visit_cost
+    return pour_fits_costs(rows, by_kind)
+
+
+def pour_fits_costs(rows: Sequence[DistanceRow], by_kind: dict[str, int]) -> bool:
+    """`pour_fits` on the visit cost per node kind: kinds accepted by fewer rows are poured first."""
+    capacity = [r.visit for r in rows]
     accepting = {k: [i for i, r in enumerate(rows) if k in r.kinds] for k in by_kind}
     for kind in sorted(by_kind, key=lambda k: len(accepting[k])):
         left = by_kind[kind]
@@ -147,14 +152,20 @@ def _paying_by_search(train: Train, nodes: Sequence[Node], rows: Sequence[Distan
     return []
 
 
-def _paying_disjoint(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceRow]) -> list[tuple[Node, int]]:
-    """Exact shortcut when no kind is accepted by two rows: the best `pay` nodes of each row."""
+def _paying_disjoint(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceRow],
+                     bonus: Callable[[Node, int], int] | None = None) -> list[tuple[Node, int]]:
+    """Exact shortcut when no kind is accepted by two rows: the best `pay` nodes of each row. With
+    `bonus` (what a stop adds to the route beside its pay, when that depends on the stop alone) the
+    nodes are ranked by pay plus bonus; the pays returned are the stops' own."""
+    def worth(entry: tuple[Node, int]) -> int:
+        return entry[1] + bonus(entry[0], entry[1]) if bonus is not None else entry[1]
+
     chosen: list[tuple[Node, int]] = []
     best_token_swap: tuple[int, int, tuple[Node, int]] | None = None  # (gain, row, entry)
     per_row: list[list[tuple[Node, int]]] = []
     for r in rows:
         cands = sorted(((n, stop_revenue(n, train, r)) for n in nodes if n.kind in r.kinds),
-                       key=lambda e: -e[1])
+                       key=lambda e: -worth(e))
         per_row.append(cands)
         chosen.extend(cands[: r.pay])
     if not chosen:
@@ -165,7 +176,7 @@ def _paying_disjoint(train: Train, nodes: Sequence[Node], rows: Sequence[Distanc
                 continue
             for entry in cands[r.pay:]:
                 if has_token_for(train, entry[0]):
-                    gain = entry[1] - cands[r.pay - 1][1]
+                    gain = worth(entry) - worth(cands[r.pay - 1])
                     if best_token_swap is None or gain > best_token_swap[0]:
                         best_token_swap = (gain, i, entry)
                     break
@@ -174,9 +185,20 @@ def _paying_disjoint(train: Train, nodes: Sequence[Node], rows: Sequence[Distanc
         _, i, entry = best_token_swap
         drop = per_row[i][rows[i].pay - 1]
         chosen = [e for e in chosen if e is not drop] + [entry]
-    if sum(v for _, v in chosen) <= 0:
+    if sum(worth(e) for e in chosen) <= 0:
         return []
     return chosen
+
+
+def paying_disjoint(train: Train, nodes: Sequence[Node], bonus: Callable[[Node, int], int]
+                    ) -> list[tuple[Node, int]] | None:
+    """A list train's paying stops when each stop's worth is its pay plus `bonus` and no kind fits
+    two rows (then the best stops of each row are the engine's choice); None when kinds share rows."""
+    rows = sorted(train.rows, key=lambda r: len(r.kinds))
+    kinds = [k for r in rows for k in r.kinds]
+    if len(kinds) != len(set(kinds)):
+        return None
+    return _paying_disjoint(train, nodes, rows, bonus)
 
 
 def _paying_express(train: Train, nodes: Sequence[Node]) -> list[tuple[Node, int]]:

@@ -11,11 +11,12 @@ import copy
 from collections.abc import Sequence
 
 from solver.board import Board, Train
-from solver.candidates import build_leg_graph, enumerate_routes
+from solver.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
 from solver.legs import Leg
 from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer
-from solver.modifiers.route_value import path_hexes_of, route_value
+from solver.modifiers.route_value import path_hexes_of, route_mods, route_value
 from solver.snapshot import board_from_snapshot, read_positions
+from solver.train_rules import route_stop_revenues
 from tests.conftest import CORPUS
 from tests.test_bruteforce import MOD_SEEDS, make_snapshot_modifiers
 
@@ -25,15 +26,13 @@ def _both_ways(pricer: CandidatePricer, train: Train, nodes: Sequence[str], legs
     """The reference: both directions priced in full, the reverse only when it pays strictly more
     (revenue and subsidy); ILLEGAL when both break a route rule."""
     board = pricer.board
-    if pricer.mods is None:  # only run rules: no route pricing of its own
+    mods = route_mods(board.modifiers)  # every per-route rule, those the walk enforces too
+    if mods is None:  # only run rules: no route pricing of its own
         return None
-    tm = pricer.mods.for_train(train.name)
     stops = [board.nodes[n] for n in nodes]
-    if tm.plain and (tm.bonuses is None or not tm.bonuses.touches(stops)):
-        return None
     hexes = path_hexes_of(legs, stops)
-    ahead = route_value(board, train, nodes, pricer.mods, hexes)
-    back = route_value(board, train, nodes[::-1], pricer.mods, hexes[::-1])
+    ahead = route_value(board, train, nodes, mods, hexes)
+    back = route_value(board, train, nodes[::-1], mods, hexes[::-1])
     legal = [(v, rev) for v, rev in ((ahead, False), (back, True)) if not v.findings]
     if not legal:
         return ILLEGAL
@@ -56,13 +55,17 @@ def _check(board: Board) -> tuple[int, int]:
     """Compare the pricer with the reference on every shape; (routes priced, routes reversed)."""
     pricer = candidate_pricer(board)
     assert pricer is not None
-    shapes, complete = enumerate_routes(board, build_leg_graph(board), board.trains, cap=20_000)
+    shapes, complete = enumerate_routes(board, build_leg_graph(board), board.trains, cap=20_000,
+                                        rules=standard_walk_rules(board, *pricer.walk_limits))
     priced = reversed_ = 0
     for shape in shapes:
         for train in board.trains:
             got, want = pricer.price(train, shape[0], legs=shape[1]), _both_ways(pricer, train, shape[0], shape[1])
-            assert got == want, (board.source, shape[0], train.name)
             priced += got is not None
+            usual = (route_stop_revenues(board, train, shape[0]), False)  # no modifier applies: priced as usual
+            got = usual if got is None else got
+            want = usual if want is None else want
+            assert got == want, (board.source, shape[0], train.name)
             reversed_ += bool(got and got != ILLEGAL and got[1])
     return priced, reversed_
 

@@ -87,7 +87,9 @@ class CandidatePricer:
 
     def __init__(self, board: Board, mods: RouteMods | None, with_subsidy: bool = True) -> None:
         self.board = board
-        self.mods = mods
+        # what the route walk must enforce (one stop per hex, hexes no route may stop in) ...
+        self.walk_limits = mods.walk_limits() if mods is not None else (False, frozenset())
+        self.mods = mods.walked() if mods is not None else None  # ... and the rest, asked per route
         self.with_subsidy = with_subsidy
         # a route that pays nothing may still take a best-route bonus or be the required run
         self.keep_zero = any(isinstance(m, (BestRouteBonus, RequiredRoute)) for m in board.modifiers)

@@ -29,7 +29,7 @@ from solver.modifiers.model import (
     StopBonus,
     admits,
 )
-from solver.train_rules import has_token_for, paying_stops, searchable_stops, stop_revenue
+from solver.train_rules import has_token_for, paying_disjoint, paying_stops, searchable_stops, stop_revenue
 
 Entry = tuple[Node, int]  # a stop and what it pays this route
 Counted = Sequence[Entry]  # counted stops in route order, with what each pays
@@ -135,6 +135,32 @@ class RouteBonuses:
     def has_subsidy(self) -> bool:
         return any(isinstance(m, StopBonus) and m.target == "subsidy" for m in self.modifiers)
 
+    def per_stop(self, nodes: Sequence[Node]) -> Callable[[Node, int], int] | None:
+        """What each stop adds to this route's revenue bonuses, when that depends on the stop alone
+        (every revenue bonus a counted-stop StopBonus that pays each hit, or that this route can hit
+        once at most); None otherwise. Then a list train's best paying stops are ranked by it."""
+        tables = []
+        for m, table in zip(self.modifiers, self._tables):
+            if isinstance(m, ComboBonus):
+                return None
+            if m.target != "revenue":
+                continue
+            if m.scope != "counted" or m.endpoint:
+                return None
+            key = (lambda n: n.id) if m.by_node else (lambda n: n.hex)
+            if m.count != "per_stop" and sum(1 for n in nodes if key(n) in table) > 1:  # type: ignore[operator]
+                return None
+            tables.append((m.by_node, table))
+
+        def bonus(node: Node, pay: int) -> int:
+            out = 0
+            for by_node, table in tables:
+                v = table.get(node.id if by_node else node.hex)  # type: ignore[attr-defined]
+                if v is not None:
+                    out += _signed(v, pay)
+            return out
+        return bonus
+
     def touches(self, nodes: Sequence[Node], path_hexes: Sequence[str] = ()) -> bool:
         """Whether some bonus can hit this route at all."""
         if any(n.hex in self.hexes or n.id in self.node_ids for n in nodes):
@@ -223,6 +249,17 @@ class RouteMods:
                     rules=tuple(m for m in mine if isinstance(m, RouteRule)))
             self._by_name[name] = found
         return found
+
+    def walked(self) -> RouteMods:
+        """These modifiers less the route rules that `walk_limits` hands to the route walk (every
+        walked route meets them, so pricing need not ask)."""
+        one_per_hex, forbidden = self.walk_limits()
+        out = RouteMods(())
+        out.modifiers = tuple(m for m in self.modifiers if not (
+            isinstance(m, RouteRule) and m.trains is None and m.scope == "visited"
+            and ((m.rule == "no_hex_revisit" and m.hexes is None and one_per_hex)
+                 or (m.rule == "forbidden_hexes" and set(m.hexes or ()) <= forbidden))))
+        return out
 
     def walk_limits(self) -> tuple[bool, frozenset[str]]:
         """What every route of every train must meet, so that the route walk may enforce it: one stop
@@ -432,7 +469,9 @@ def route_value(board: Board, train: Train, node_ids: Sequence[str], mods: Route
                                                                 f"anything ({tm.counted_stops.label})")])
             counted_at = found[0]
         elif (bonuses is not None and bonuses.touches(nodes, path_hexes)) or tm.candidate_rules or zero is not None:
-            found = _best_list_subset(search)
+            quick = _separable(train, nodes, bonuses) \
+                if bonuses is not None and not tm.candidate_rules and zero is None else None
+            found = (quick, 0) if quick is not None else _best_list_subset(search)
             counted_at = found[0] if found is not None else None
     if counted_at is None:
         by_id = {id(n): v for n, v in paying_stops(train, nodes)}
@@ -450,9 +489,28 @@ def route_value(board: Board, train: Train, node_ids: Sequence[str], mods: Route
     return RouteValue(stops, lines, subsidy, findings, [n.id for n, _ in counted])
 
 
+def _separable(train: Train, nodes: Sequence[Node], bonuses: RouteBonuses) -> dict[int, int] | None:
+    """The paying stops {index: pay} of a list train whose bonuses depend on each stop alone and whose
+    rows share no kind (the best stops of each row by pay plus bonus); None where that does not hold
+    or where no stop set of the largest size pays (then the search decides)."""
+    bonus = bonuses.per_stop(nodes)
+    if bonus is None or len({n.id for n in nodes}) != len(nodes):
+        return None
+    paid = paying_disjoint(train, nodes, bonus)
+    if not paid:
+        return None
+    at = {id(n): i for i, n in enumerate(nodes)}
+    return {at[id(n)]: v for n, v in paid}
+
+
 def _plain_value(train: Train, nodes: Sequence[Node], bonuses: RouteBonuses | None) -> RouteValue:
     """Vocabulary v1 pricing: every stop or the generic paying subset, then the route bonuses."""
     if bonuses is not None and train.unit == "stops_by_type" and bonuses.touches(nodes):
+        quick = _separable(train, nodes, bonuses)
+        if quick is not None:
+            counted = [(nodes[i], quick[i]) for i in sorted(quick)]
+            return RouteValue([quick.get(i, 0) for i in range(len(nodes))], bonuses.lines(counted),
+                              counted=[n.id for n, _ in counted])
         found = _best_list_subset(_Search(train, nodes, TrainMods(bonuses, None, ()), None, ()))
         if found is not None:
             paid = found[0]
