@@ -4,14 +4,16 @@ depth-first walk over the leg graph, with track usage as a bit mask for fast pac
 
 from __future__ import annotations
 
+import heapq
 import time
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from solver.board import NODE_KINDS, Board, Node, Train
 from solver.cancel import CancelToken
 from solver.legs import Leg, PathIndex, walk_legs
-from solver.modifiers.candidate_values import EVERY_STOP_PAYS, ILLEGAL, candidate_pricer
+from solver.modifiers.candidate_values import EVERY_STOP_PAYS, ILLEGAL, CandidatePricer, candidate_pricer
 from solver.route_rules import train_findings
 from solver.train_rules import pour_fits_costs, route_stop_revenues, stop_revenue, within_distance
 
@@ -106,6 +108,7 @@ class Candidate:
     mask: int
     revenue: dict[int, list[int]] = field(default_factory=dict)  # class index -> stop revenues
     bits: tuple[int, ...] = ()  # the set bits of `mask` (filled in once candidates are pruned)
+    subsidy: dict[int, int] = field(default_factory=dict)  # class index -> the subsidy among its revenue list
 
     _totals: dict[int, int] | None = field(default=None, repr=False, compare=False)
 
@@ -269,76 +272,109 @@ def _quick_fit(train: Train) -> bool | None:
     return {"stops": False, "hexes": True}.get(train.unit)
 
 
-def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
-                     deadline: float | None = None, walk_deadline: float | None = None,
-                     cancel: CancelToken | None = None, best_only: bool = False,
-                     stats: dict[str, float] | None = None, with_subsidy: bool = True) -> tuple[list[Candidate], bool]:
-    """Legal routes with their revenue per train class. The walk already obeys the shape rules
-    (`route_rules.shape_findings`); a route is kept for a class if it also passes the train's
-    rules (`route_rules.train_findings`) and earns something.
+@dataclass
+class LazyBound:
+    """What a lazy candidate build needs from the packing: the trains per class, a lower bound on the
+    run from some candidates (a greedy packing), and which routes must be kept whatever they earn."""
 
-    With `best_only` (for a company with one train and no run rules, whose best run is its best
-    route), a route is kept only when it earns more than every route before it: the last one kept
-    is the best, and the thousands of others are never stored; with one train whose every stop
-    pays, a route that cannot beat the best so far even with the largest bonuses is not priced.
-    `stats["routes_walked"]` counts the routes the walk found either way. `with_subsidy`: a route's
-    value includes its subsidy (the objective counts it)."""
-    cands: list[Candidate] = []
-    best = 0  # with best_only, the value a route must beat to be kept
-    n_walked = 0
-    plain = [t.unit in EVERY_STOP_PAYS for t in classes]  # every stop pays: the bonus pricing relies on it too
-    node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if plain[ci] else {}
-                for ci, t in enumerate(classes)]
-    # classes whose every stop pays the same (a 6 and a D): one revenue list and one bonus pricing per route
-    same_table = [next(k for k in range(len(classes)) if plain[k] and node_rev[k] == node_rev[ci]) if plain[ci] else ci
-                  for ci in range(len(classes))]
-    cache: dict[tuple[int, frozenset[str]], list[int]] = {}
-    quick_fit = [_quick_fit(t) for t in classes]
-    need_stops = None in quick_fit
-    if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
-        walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
-    pricer = candidate_pricer(board, with_subsidy)  # the modifiers' per-route rules (None without modifiers)
-    walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
-    shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel)
-    top_stop = max([0, *node_rev[0].values()]) if classes and plain[0] else 0
-    keep_zero = pricer is not None and pricer.keep_zero
-    # one train whose every stop pays: a route whose stops plus the largest bonuses cannot beat the
-    # best so far is dropped before it is priced
-    lone_table = node_rev[0] if best_only and len(classes) == 1 and plain[0] else None
-    caps: dict[int, int] = {}  # route length -> the most its bonuses can add
-    for k, (nodes_, legs, mask, crossings, cost, token) in enumerate(shapes):
-        if k % 256 == 255 and ((deadline is not None and time.monotonic() > deadline)
-                               or (cancel is not None and cancel.cancelled)):
-            complete = False
-            break
-        n_walked += 1
-        if lone_table is not None:
-            cap = caps.get(len(nodes_))
-            if cap is None:
-                cap = caps[len(nodes_)] = pricer.bonus_cap(classes[0].name, top_stop, len(nodes_)) \
-                    if pricer is not None else 0
-            if sum(map(lone_table.__getitem__, nodes_)) + cap <= best:
-                continue
-        stops = [board.nodes[n] for n in nodes_] if need_stops else []
-        cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
-        back: Candidate | None = None  # the route walked the other way, where a bonus pays more so
-        priced_by_table: dict[tuple[int, int], tuple[list[int], bool] | str | None] = {}
-        revs_of_table: dict[int, list[int]] = {}
-        for ci, train in enumerate(classes):
-            quick = quick_fit[ci]
+    counts: Sequence[int]
+    lower_of: Callable[[list[Candidate]], int]
+    must_keep: Callable[[Candidate], bool] = lambda c: False
+
+
+LAZY_FROM = 3000  # options (route, class) from which the lazy build pays
+LAZY_FIRST = 1000  # options priced first, by their upper bound, for the lower bound
+
+
+class _Builder:
+    """Prices walked route shapes into candidates, per train class (the body of `candidate_routes`)."""
+
+    def __init__(self, board: Board, graph: LegGraph, classes: Sequence[Train], shapes: list[RouteShape],
+                 pricer: CandidatePricer | None) -> None:
+        self.board, self.graph, self.classes, self.shapes, self.pricer = board, graph, classes, shapes, pricer
+        self.plain = [t.unit in EVERY_STOP_PAYS for t in classes]  # every stop pays: the bonus pricing relies on it
+        self.node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if self.plain[ci] else {}
+                         for ci, t in enumerate(classes)]
+        # classes whose every stop pays the same (a 6 and a D): one revenue list and one bonus pricing per route
+        self.same_table = [next(k for k in range(len(classes)) if self.plain[k]
+                                and self.node_rev[k] == self.node_rev[ci]) if self.plain[ci] else ci
+                           for ci in range(len(classes))]
+        self.cache: dict[tuple[int, frozenset[str]], list[int]] = {}
+        self.quick_fit = [_quick_fit(t) for t in classes]
+        self.need_stops = None in self.quick_fit
+        self.keep_zero = pricer is not None and pricer.keep_zero
+        self._caps: dict[tuple[int, int], int] = {}
+        self._ub_node: dict[int, dict[str, int]] = {}
+        self._top: dict[int, int] = {}  # per class, the most one stop pays
+
+    def fitting(self, k: int) -> list[int]:
+        """The classes whose train may run shape k (length and token; the walk checked the rest)."""
+        nodes_, _legs, _mask, crossings, cost, token = self.shapes[k]
+        stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []
+        out = []
+        for ci, train in enumerate(self.classes):
+            quick = self.quick_fit[ci]
             if quick is not None:  # a walked route has two stops: only its token and its length are left to check
                 if not (token or not train.requires_token) or (crossings if quick else cost) > train.distance:
                     continue
             elif train_findings(train, stops, crossings, cost, token):
                 continue
+            out.append(ci)
+        return out
+
+    def stop_upper(self, ci: int) -> dict[str, int]:
+        """Per node, at least what it pays class ci in any row (never below 0)."""
+        ub = self._ub_node.get(ci)
+        if ub is None:
+            t = self.classes[ci]
+            rows = t.rows or (None,)
+            ub = self._ub_node[ci] = {nid: max(0, *(stop_revenue(n, t, r) for r in rows))
+                                      for nid, n in self.board.nodes.items()}
+        return ub
+
+    def bonus_cap(self, ci: int, n_stops: int) -> int:
+        """At most what the route bonuses (and subsidy) add to a route of class ci with n_stops stops."""
+        if self.pricer is None:
+            return 0
+        key = (ci, n_stops)
+        cap = self._caps.get(key)
+        if cap is None:
+            top = self._top.get(ci)
+            if top is None:
+                top = self._top[ci] = max([0, *self.stop_upper(ci).values()])
+            cap = self._caps[key] = self.pricer.bonus_cap(self.classes[ci].name, top, n_stops)
+        return cap
+
+    def upper(self, k: int, ci: int) -> int:
+        """At least what shape k earns class ci (stops and bonuses), without pricing it."""
+        nodes_ = self.shapes[k][0]
+        if self.plain[ci]:
+            return sum(map(self.node_rev[ci].__getitem__, nodes_)) + self.bonus_cap(ci, len(nodes_))
+        ub = self.stop_upper(ci)
+        values = sorted((ub[n] for n in nodes_), reverse=True)
+        t = self.classes[ci]
+        paying = sum(r.pay for r in t.rows) if t.unit == "stops_by_type" else len(values)
+        return sum(values[:paying]) + self.bonus_cap(ci, len(nodes_))
+
+    def price(self, k: int, classes: Sequence[int]) -> tuple[Candidate, Candidate | None]:
+        """Shape k priced for these classes: the candidate, and the route walked the other way where a
+        modifier pays more so (either may end with no class: nothing to keep)."""
+        nodes_, legs, mask, _crossings, _cost, _token = self.shapes[k]
+        board, pricer = self.board, self.pricer
+        cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
+        back: Candidate | None = None
+        priced_by_table: dict[tuple[int, int], tuple[list[int], bool] | str | None] = {}
+        revs_of_table: dict[int, list[int]] = {}
+        for ci in classes:
+            train = self.classes[ci]
             plain_revs = None
-            if plain[ci]:  # classes paid alike per stop share one list
-                plain_revs = revs_of_table.get(same_table[ci])
+            if self.plain[ci]:  # classes paid alike per stop share one list
+                plain_revs = revs_of_table.get(self.same_table[ci])
                 if plain_revs is None:
-                    plain_revs = revs_of_table[same_table[ci]] = [node_rev[ci][n] for n in nodes_]
+                    plain_revs = revs_of_table[self.same_table[ci]] = [self.node_rev[ci][n] for n in nodes_]
             priced = None
             if pricer is not None:
-                table = (same_table[ci], id(pricer.train_mods(train.name))) if plain_revs is not None else None
+                table = (self.same_table[ci], id(pricer.train_mods(train.name))) if plain_revs is not None else None
                 if table is None or table not in priced_by_table:  # trains paid alike get alike bonuses
                     priced = pricer.price(train, nodes_, plain_revs, legs)
                     if table is not None:
@@ -347,23 +383,133 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                     priced = priced_by_table[table]
             if priced is ILLEGAL:  # it breaks a route rule either way
                 continue
+            subsidy = 0
             if priced is not None:
-                revs, reverse = priced
+                revs, reverse, subsidy = priced  # type: ignore[misc]
                 if reverse:
-                    back = back or Candidate(nodes=nodes_[::-1], legs=reversed_legs(graph, legs), mask=mask)
+                    back = back or Candidate(nodes=nodes_[::-1], legs=reversed_legs(self.graph, legs), mask=mask)
                     back.revenue[ci] = revs
+                    if subsidy:
+                        back.subsidy[ci] = subsidy
                     continue
             elif plain_revs is not None:
                 revs = plain_revs
             else:
                 key = (ci, frozenset(nodes_))
-                if key not in cache:
-                    cache[key] = route_stop_revenues(board, train, sorted(nodes_))
-                by_node = dict(zip(sorted(nodes_), cache[key]))
+                if key not in self.cache:
+                    self.cache[key] = route_stop_revenues(board, train, sorted(nodes_))
+                by_node = dict(zip(sorted(nodes_), self.cache[key]))
                 revs = [by_node[n] for n in nodes_]
-            if sum(revs) > 0 or keep_zero:
+            if sum(revs) > 0 or self.keep_zero:
                 cand.revenue[ci] = revs
-        for kept in (cand, back):
+                if subsidy:
+                    cand.subsidy[ci] = subsidy
+        return cand, back
+
+    def locals(self) -> list[Candidate]:
+        """One-stop runs of local trains: a tokened city each, kept whatever they earn."""
+        out = []
+        local_classes = [ci for ci, t in enumerate(self.classes) if t.local]
+        for nid, node in self.board.nodes.items():
+            if local_classes and node.kind == "city" and node.tokened_by_company:
+                cand = Candidate(nodes=(nid,), legs=(), mask=0)
+                for ci in local_classes:
+                    if train_findings(self.classes[ci], [node], 0):
+                        continue
+                    stops_rev = route_stop_revenues(self.board, self.classes[ci], (nid,))
+                    if sum(stops_rev) > 0:
+                        cand.revenue[ci] = stops_rev
+                if cand.revenue:
+                    out.append(cand)
+        return out
+
+
+def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBound) -> tuple[list[Candidate], int]:
+    """Price the options (upper bound, shape, class) with the best bounds first, take a lower bound on
+    the run from them, and price the others only where they could still beat it (paired with the best
+    of every other train, by the bounds of the unpriced ones: the argument of `packing.prune`).
+    Returns the candidates in shape order and how many options were never priced."""
+    options.sort(key=lambda o: -o[0])
+    first, rest = options[:LAZY_FIRST], options[LAZY_FIRST:]
+
+    def priced(chosen: list[tuple[int, int, int]]) -> list[tuple[int, int, Candidate]]:
+        by_shape: dict[int, list[int]] = defaultdict(list)
+        for _ub, k, ci in chosen:
+            by_shape[k].append(ci)
+        out = []
+        for k, cis in by_shape.items():
+            cand, back = builder.price(k, cis)
+            out.extend((k, j, c) for j, c in enumerate((cand, back)) if c is not None and c.revenue)
+        return out
+
+    done = priced(first)
+    lower = lazy.lower_of([c for _, _, c in done])
+    values: dict[int, list[int]] = defaultdict(list)
+    for _, _, c in done:
+        for ci, v in c.totals.items():
+            values[ci].append(v)
+    for ub, _k, ci in rest:
+        values[ci].append(ub)
+    tops = {ci: heapq.nlargest(lazy.counts[ci], [v for v in vs if v > 0]) for ci, vs in values.items()}
+    upper = sum(sum(t) for t in tops.values())
+
+    def could_beat(v: int, ci: int) -> bool:
+        t = tops.get(ci, [])
+        return (upper - t[-1] + v if len(t) == lazy.counts[ci] and v < t[-1] else upper) > lower
+
+    keep = [o for o in rest if could_beat(o[0], o[2])
+            or lazy.must_keep(Candidate(nodes=builder.shapes[o[1]][0], legs=(), mask=0, revenue={o[2]: []}))]
+    done += priced(keep)
+    done.sort(key=lambda e: (e[0], e[1]))
+    return [c for _, _, c in done], len(rest) - len(keep)
+
+
+def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
+                     deadline: float | None = None, walk_deadline: float | None = None,
+                     cancel: CancelToken | None = None, best_only: bool = False,
+                     stats: dict[str, float] | None = None, with_subsidy: bool = True,
+                     lazy: LazyBound | None = None) -> tuple[list[Candidate], bool]:
+    """Legal routes with their revenue per train class. The walk already obeys the shape rules
+    (`route_rules.shape_findings`); a route is kept for a class if it also passes the train's
+    rules (`route_rules.train_findings`) and earns something.
+
+    With `best_only` (for a company with one train and no run rules, whose best run is its best
+    route), a route is kept only when it earns more than every route before it: the last one kept
+    is the best, and the thousands of others are never stored; with one train whose every stop
+    pays, a route that cannot beat the best so far even with the largest bonuses is not priced.
+    With `lazy` (several trains, many routes), the routes with the best upper bounds are priced first
+    and the others only where they could still beat the run those give (`_lazy`).
+    `stats["routes_walked"]` counts the routes the walk found either way. `with_subsidy`: a route's
+    value includes its subsidy (the objective counts it)."""
+    cands: list[Candidate] = []
+    best = 0  # with best_only, the value a route must beat to be kept
+    n_walked = 0
+    if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
+        walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
+    pricer = candidate_pricer(board, with_subsidy)  # the modifiers' per-route rules (None without modifiers)
+    walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
+    shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel)
+    builder = _Builder(board, graph, classes, shapes, pricer)
+    plain, node_rev = builder.plain, builder.node_rev
+    # one train whose every stop pays: a route whose stops plus the largest bonuses cannot beat the
+    # best so far is dropped before it is priced
+    lone_table = node_rev[0] if best_only and len(classes) == 1 and plain[0] else None
+    options: list[tuple[int, int, int]] = []  # lazily: (upper bound, shape, class)
+    use_lazy = lazy is not None and not best_only and len(shapes) * len(classes) >= LAZY_FROM
+    for k, (nodes_, _legs, _mask, _crossings, _cost, _token) in enumerate(shapes):
+        if k % 256 == 255 and ((deadline is not None and time.monotonic() > deadline)
+                               or (cancel is not None and cancel.cancelled)):
+            complete = False
+            break
+        n_walked += 1
+        if lone_table is not None:
+            if sum(map(lone_table.__getitem__, nodes_)) + builder.bonus_cap(0, len(nodes_)) <= best:
+                continue
+        fitting = builder.fitting(k)
+        if use_lazy:
+            options.extend((builder.upper(k, ci), k, ci) for ci in fitting)
+            continue
+        for kept in builder.price(k, fitting):
             if kept is None or not kept.revenue:
                 continue
             if best_only:
@@ -372,18 +518,11 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                     continue
                 best = value
             cands.append(kept)
-    local_classes = [ci for ci, t in enumerate(classes) if t.local]
-    for nid, node in board.nodes.items():
-        if local_classes and node.kind == "city" and node.tokened_by_company:
-            cand = Candidate(nodes=(nid,), legs=(), mask=0)
-            for ci in local_classes:
-                if train_findings(classes[ci], [node], 0):
-                    continue
-                stops_rev = route_stop_revenues(board, classes[ci], (nid,))
-                if sum(stops_rev) > 0:
-                    cand.revenue[ci] = stops_rev
-            if cand.revenue:
-                cands.append(cand)  # a local run: few, kept whatever they earn
+    if use_lazy and lazy is not None:
+        cands, skipped = _lazy(builder, options, lazy)
+        if stats is not None:
+            stats["never_priced"] = float(skipped)
+    cands.extend(builder.locals())
     if stats is not None:
         stats["routes_walked"] = float(n_walked)
     return cands, complete

@@ -189,7 +189,7 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
         new_keep.extend((len(out), ci) for ci in kept if (r, ci) in kept_pairs)
         out.append(c if len(kept) == len(c.revenue) else  # the common case: the route as it is
                    Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue={ci: c.revenue[ci] for ci in kept},
-                             bits=c.bits))
+                             bits=c.bits, subsidy={ci: v for ci, v in c.subsidy.items() if ci in kept}))
     return out, new_keep, upper
 
 

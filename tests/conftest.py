@@ -47,3 +47,5 @@ def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untype
             "{other} of other models counted apart; {anchors} legal AutoRouter results compared".format(
                 generic=tally["generic"], modifiers=tally["modifiers"], above=tally["above_recorded"],
                 other=tally["other_model"], anchors=tally["anchors_compared"]))
+        for reason, n in sorted(test_corpus.UNSUPPORTED.items()):
+            terminalreporter.write_line(f"corpus: {n} unsupported positions, counted apart: {reason}")

@@ -28,12 +28,11 @@ from tests.test_bruteforce import make_snapshot
 
 V2_SEEDS = 600
 # seeds on which the optimiser disagrees with the brute force, as reported (see test_known_solver_disagreements_v2)
-KNOWN_SOLVER_BUGS = {
-    1306: "DropLowestRoute (min_routes 1) with a subsidy StopBonus: the drop takes the route's subsidy too; "
-          "FORMAT drops only the lowest route revenue (U-0 D11.city0 D12.offboard0: revenue 80 dropped, subsidy "
-          "10 kept = 10, the evaluator agrees); the optimiser answers the empty run (0)",
-    1006: "DropLowestRoute with a subsidy StopBonus: the optimiser drops the lowest revenue + subsidy (2-2: 60 - 40) "
-          "and claims 490; the evaluator says 370 + subsidy 80 = 450 (EvaluatorDisagreement)",
+# seeds that once caught a solver bug, kept as named regressions
+REGRESSIONS = {
+    1306: "DropLowestRoute with a subsidy StopBonus: the drop takes the lowest route's revenue, never its subsidy",
+    1006: "DropLowestRoute with a subsidy StopBonus: which route is lowest is read on revenue alone",
+    90: "a path-hex StopBonus counted once depends on the route's direction",
 }
 BATCH = 20
 SEARCH_LIMIT = 20_000  # route sets the brute force may try on one board
@@ -273,14 +272,13 @@ def check_seed_v2(seed: int) -> str | None:
 
 @pytest.mark.parametrize("start", range(0, V2_SEEDS, BATCH), ids=lambda s: f"v2-seeds{s}-{s + BATCH - 1}")
 def test_optimiser_matches_brute_force_v2(start: int) -> None:
-    assert_batch(check_seed_v2, [s for s in range(start, start + BATCH) if s not in KNOWN_SOLVER_BUGS])
+    assert_batch(check_seed_v2, range(start, start + BATCH))
 
 
-@pytest.mark.xfail(strict=True, reason="solver disagreements reported to the solver owner (KNOWN_SOLVER_BUGS)")
-@pytest.mark.parametrize("seed", sorted(KNOWN_SOLVER_BUGS))
-def test_known_solver_disagreements_v2(seed: int) -> None:
-    """Each seed here is a reported solver bug; when it is fixed this test XPASSes (strict): drop the seed."""
-    assert check_seed_v2(seed) is None, KNOWN_SOLVER_BUGS[seed]
+@pytest.mark.parametrize("seed", sorted(REGRESSIONS))
+def test_former_solver_disagreements_v2(seed: int) -> None:
+    """Seeds on which the optimiser once disagreed with the brute force (REGRESSIONS says how)."""
+    assert check_seed_v2(seed) is None, REGRESSIONS[seed]
 
 
 def test_generator_v2_is_deterministic() -> None:
@@ -420,7 +418,7 @@ def test_crosscheck_catches_a_dropped_set_rule(rule: str, monkeypatch: pytest.Mo
     disagreement (a wrong optimum, an illegal answer, or the optimiser's own EvaluatorDisagreement)."""
     has, patch = MUTATIONS[rule]
     seeds = [c.seed for c in V2_CHECK.cases(range(V2_SEEDS))
-             if c.seed not in KNOWN_SOLVER_BUGS and any(has(m) for m in c.snapshot["modifiers"])]
+             if any(has(m) for m in c.snapshot["modifiers"])]
     assert len(seeds) >= 20, (rule, len(seeds))
     patch(monkeypatch)
     for seed in seeds:

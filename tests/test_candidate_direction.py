@@ -22,7 +22,7 @@ from tests.test_bruteforce import MOD_SEEDS, make_snapshot_modifiers
 
 
 def _both_ways(pricer: CandidatePricer, train: Train, nodes: Sequence[str], legs: Sequence[Leg] = ()
-               ) -> tuple[list[int], bool] | str | None:
+               ) -> tuple[list[int], bool, int] | str | None:
     """The reference: both directions priced in full, the reverse only when it pays strictly more
     (revenue and subsidy); ILLEGAL when both break a route rule."""
     board = pricer.board
@@ -37,7 +37,8 @@ def _both_ways(pricer: CandidatePricer, train: Train, nodes: Sequence[str], legs
     if not legal:
         return ILLEGAL
     best, reverse = max(legal, key=lambda e: (e[0].total + e[0].subsidy, not e[1]))
-    return best.stop_revenues + [b.amount for b in best.bonuses] + ([best.subsidy] if best.subsidy else []), reverse
+    subsidy = [best.subsidy] if best.subsidy else []
+    return best.stop_revenues + [b.amount for b in best.bonuses] + subsidy, reverse, best.subsidy
 
 
 def _uniform(snap: dict) -> dict:
@@ -62,7 +63,7 @@ def _check(board: Board) -> tuple[int, int]:
         for train in board.trains:
             got, want = pricer.price(train, shape[0], legs=shape[1]), _both_ways(pricer, train, shape[0], shape[1])
             priced += got is not None
-            usual = (route_stop_revenues(board, train, shape[0]), False)  # no modifier applies: priced as usual
+            usual = (route_stop_revenues(board, train, shape[0]), False, 0)  # no modifier applies: priced as usual
             got = usual if got is None else got
             want = usual if want is None else want
             assert got == want, (board.source, shape[0], train.name)

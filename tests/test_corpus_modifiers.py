@@ -2,8 +2,9 @@
 
 For every `generic` and `modifiers` position the evaluator prices the engine's routes exactly as
 the engine did: each route's revenue and the run total (`engine.routes_revenue`), with the run
-legal. For every `modifiers` position the optimiser proves an optimum (OPTIMAL) at least as high
-as the recorded run, and its answer passes the evaluator at the same revenue (`solve` raises
+legal, and the subsidy (vocabulary v2: per route where the engine gives one, and in total). For
+every `modifiers` position the optimiser proves an optimum (OPTIMAL) of revenue + subsidy at least as
+high as the recorded run, and its answer passes the evaluator at the same value (`solve` raises
 EvaluatorDisagreement otherwise). `generic` positions are solved in tests/test_corpus.py.
 """
 
@@ -54,11 +55,19 @@ def test_evaluator_prices_engine_routes_exactly(title: str) -> None:
         theirs = [r["revenue"] for r in engine["routes"]]
         if ours != theirs:
             problems.append(f"{where}: routes {ours} != engine {theirs}")
+        if ev.subsidy != (engine.get("routes_subsidy") or 0):  # v2: paid besides the revenue
+            problems.append(f"{where}: subsidy {ev.subsidy} != engine {engine.get('routes_subsidy')}")
+        for i, (r, e) in enumerate(zip(ev.routes, engine["routes"])):
+            if "subsidy" in e and r.subsidy != e["subsidy"]:
+                problems.append(f"{where}: route {i + 1} subsidy {r.subsidy} != engine {e['subsidy']}")
+        tally["subsidy"] += ev.subsidy
         tally["bonus_lines"] += sum(len(r.bonuses) for r in ev.routes)
     assert not problems, "\n".join(problems)
     assert tally["positions"] > 0
-    if title in ("1846", "1856", "1870", "1882", "18AL", "18MS"):
+    if title in ("1846", "1856", "1870", "1882", "18AL", "18MS", "1817", "1867", "18LosAngeles1", "18FL", "1841"):
         assert tally["bonus_lines"] > 0, f"{title}: no bonus priced at all"
+    if title in ("1837", "1824", "1888"):  # the titles with a subsidy
+        assert tally["subsidy"] > 0, f"{title}: no subsidy priced at all"
 
 
 MODIFIER_FILES = [f for f in FILES if any(p.raw and p.raw["revenue_model"] == "modifiers" for p in read_positions(f))]
@@ -78,9 +87,9 @@ def test_optimum_of_modifier_positions(path: Path) -> None:
         except EvaluatorDisagreement as exc:
             problems.append(f"{pos.source}: {exc}")
             continue
-        engine = snap["engine"]["routes_revenue"]
+        engine = snap["engine"]["routes_revenue"] + (snap["engine"].get("routes_subsidy") or 0)
         if result.status != "OPTIMAL":
             problems.append(f"{pos.source}: status {result.status}")
-        if result.revenue < engine:
-            problems.append(f"{pos.source}: optimum {result.revenue} < recorded {engine}")
+        if result.revenue + result.subsidy < engine:  # the default objective: revenue + subsidy
+            problems.append(f"{pos.source}: optimum {result.revenue} + {result.subsidy} < recorded {engine}")
     assert not problems, "\n".join(problems)

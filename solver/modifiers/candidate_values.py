@@ -72,6 +72,12 @@ def _symmetric_list(train: Train, n_stops: int) -> bool:
     return len(kinds) == len(set(kinds))
 
 
+def _counted_matters(tm: TrainMods) -> bool:
+    """Whether which stops count (not only what they earn) matters: a route rule on the counted stops,
+    or a subsidy read from them. Then a list train's equal-valued subsets of either direction differ."""
+    return any(r.scope == "counted" for r in tm.rules) or (tm.bonuses is not None and tm.bonuses.has_subsidy)
+
+
 @dataclass
 class _Direction:
     """What the pricer knows of one train name's modifiers: are they order-free on the board, and the
@@ -79,7 +85,7 @@ class _Direction:
 
     mods: TrainMods
     order_free: bool
-    tables: list[dict[str, object]]
+    tables: list[tuple[dict[str, object], bool]]  # (table, whether it reads the path hexes)
 
 
 class CandidatePricer:
@@ -104,10 +110,11 @@ class CandidatePricer:
         if found is None:
             tm = self.mods.for_train(name)
             bonuses = tm.bonuses.modifiers if tm.bonuses is not None else ()
-            tables: list[dict[str, object]] = []
+            tables: list[tuple[dict[str, object], bool]] = []
             for m in bonuses:
                 if not order_free(m, self._stops_in_hex):
-                    tables.extend([dict(m.table)] if isinstance(m, StopBonus) else [dict(t) for t in m.sets])
+                    tables.extend([(dict(m.table), m.scope == "path_hexes")] if isinstance(m, StopBonus)
+                                  else [(dict(t), False) for t in m.sets])
             found = self._by_name[name] = _Direction(tm, not tables, tables)
         return found
 
@@ -139,23 +146,30 @@ class CandidatePricer:
                 cap += max(0, int(m.amount))
         return cap
 
-    def _route_order_free(self, d: _Direction, stops: Sequence[Node]) -> bool:
-        """Whether no bonus table meets two stops of this route that pay differently (or their own
-        revenue): then every subset of its stops earns the same bonuses walked either way."""
-        for table in d.tables:
-            values = [table[n.hex] if n.hex in table else table[n.id] for n in stops if n.hex in table or n.id in table]
+    def _route_order_free(self, d: _Direction, stops: Sequence[Node], path_hexes: Sequence[str] = ()) -> bool:
+        """Whether no bonus table meets two stops (or, for a path-hex bonus, two path hexes) of this route
+        that pay differently (or their own revenue): then every subset of its stops earns the same
+        bonuses walked either way."""
+        for table, on_path in d.tables:
+            if on_path:
+                values = [table[h] for h in path_hexes if h in table]
+            else:
+                values = [table[n.hex] if n.hex in table else table[n.id] for n in stops
+                          if n.hex in table or n.id in table]
             if len(values) >= 2 and (any(v in OWN for v in values) or len(set(values)) > 1):
                 return False
         return True
 
-    def _values(self, v: RouteValue) -> list[int]:
+    def _values(self, v: RouteValue) -> tuple[list[int], int]:
+        """The candidate's value list and the subsidy it holds (0 when the objective does not count it)."""
         out = v.stop_revenues + [b.amount for b in v.bonuses]
-        return out + [v.subsidy] if self.with_subsidy and v.subsidy else out
+        return (out + [v.subsidy], v.subsidy) if self.with_subsidy and v.subsidy else (out, 0)
 
     def price(self, train: Train, nodes: Sequence[str], paid: list[int] | None = None,
-              legs: Sequence[Leg] = ()) -> tuple[list[int], bool] | str | None:
-        """The route's values (stops, then bonuses, then the subsidy) in its better direction and
-        whether that is the reverse; ILLEGAL when it breaks a route rule either way; None when no
+              legs: Sequence[Leg] = ()) -> tuple[list[int], bool, int] | str | None:
+        """The route's values (stops, then bonuses, then the subsidy) in its better direction, whether
+        that is the reverse, and the subsidy among the values (a dropped route keeps it);
+        ILLEGAL when it breaks a route rule either way; None when no
         modifier can apply (price it as usual). `paid`: what each stop pays this train, when the
         caller has it and every stop pays (saves pricing the stops again); `legs`: the route's legs."""
         d = self.train_mods(train.name)
@@ -167,20 +181,21 @@ class CandidatePricer:
             return self._price_plain(d, train, nodes, stops, paid)
         hexes = path_hexes_of(legs, stops)
         ahead = route_value(self.board, train, nodes, self.mods, hexes)
-        free = (d.order_free or self._route_order_free(d, stops)) and not tm.counted_stops \
-            and not tm.candidate_rules
-        if train.unit in EVERY_STOP_PAYS or _symmetric_list(train, len(stops)):
-            if free:  # every stop (or the same subset) pays either way, and so do the bonuses and rules
-                return ILLEGAL if ahead.findings else (self._values(ahead), False)
+        free = (d.order_free or self._route_order_free(d, stops, hexes)) and not tm.candidate_rules
+        if free and (train.unit in EVERY_STOP_PAYS or (not _counted_matters(tm) and (
+                tm.counted_stops is not None or _symmetric_list(train, len(stops))))):
+            # every stop (or a subset worth the same) pays either way, and so do the bonuses and rules
+            return ILLEGAL if ahead.findings else (*self._values(ahead)[:1], False, self._values(ahead)[1])
         back = route_value(self.board, train, nodes[::-1], self.mods, hexes[::-1])
         legal = [(v, rev) for v, rev in ((ahead, False), (back, True)) if not v.findings]
         if not legal:
             return ILLEGAL
-        best = max(legal, key=lambda e: (sum(self._values(e[0])), not e[1]))  # ties: ahead
-        return self._values(best[0]), best[1]
+        best = max(legal, key=lambda e: (sum(self._values(e[0])[0]), not e[1]))  # ties: ahead
+        values, subsidy = self._values(best[0])
+        return values, best[1], subsidy
 
     def _price_plain(self, d: _Direction, train: Train, nodes: Sequence[str], stops: list[Node],
-                     paid: list[int] | None) -> tuple[list[int], bool] | None:
+                     paid: list[int] | None) -> tuple[list[int], bool, int] | None:
         """Vocabulary v1 bonuses only: the fast path."""
         bonuses = d.mods.bonuses
         if bonuses is None or not bonuses.touches(stops):
@@ -193,19 +208,19 @@ class CandidatePricer:
         free = d.order_free or self._route_order_free(d, stops)
         if train.unit in EVERY_STOP_PAYS:
             if free:
-                return ahead_values, False
+                return ahead_values, False, 0
             # every stop pays the same either way: only the bonuses are read again on the reversed stops
             back_stops = ahead.stop_revenues[::-1]
             back_lines = bonuses.lines(list(zip(stops[::-1], back_stops)))
             if sum(b.amount for b in back_lines) > sum(b.amount for b in ahead.bonuses):
-                return back_stops + [b.amount for b in back_lines], True
-            return ahead_values, False
+                return back_stops + [b.amount for b in back_lines], True, 0
+            return ahead_values, False, 0
         if free and _symmetric_list(train, len(stops)):
-            return ahead_values, False
+            return ahead_values, False, 0
         back = route_value(self.board, train, nodes[::-1], self.mods)
         if back.total > ahead.total:
-            return back.stop_revenues + [b.amount for b in back.bonuses], True
-        return ahead_values, False
+            return back.stop_revenues + [b.amount for b in back.bonuses], True, 0
+        return ahead_values, False, 0
 
 
 def candidate_pricer(board: Board, with_subsidy: bool = True) -> CandidatePricer | None:

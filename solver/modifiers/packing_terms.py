@@ -54,6 +54,7 @@ EVERY_STOP_COUNTS = ("stops", "hexes", "none")
 class Cand(Protocol):
     nodes: tuple[str, ...]
     revenue: dict[int, list[int]]
+    subsidy: dict[int, int]
 
 
 def pay_units(board: Board, rule: StopPaysOnce, classes: Sequence[Train]) -> dict[str, tuple[str, int]]:
@@ -147,6 +148,7 @@ class RunTerms:
         RouteSetRule."""
         values = [sum(cands[r].revenue[ci]) for r, ci in chosen]
         total = sum(values)
+        revenues = [v - cands[r].subsidy.get(ci, 0) for v, (r, ci) in zip(values, chosen)]  # a drop keeps subsidies
         if chosen:
             for m in self.required:
                 if not any(meets_required(m, self.hexes(cands[r]), self.names[ci]) for r, ci in chosen):
@@ -160,7 +162,7 @@ class RunTerms:
             total -= sum(self._own_stops(cands[r], ci) for r, ci in chosen)
             total += sum(dict(self.units[n] for r, _ in chosen for n in cands[r].nodes).values())
         if self.drop_at is not None and chosen and len(chosen) >= self.drop_at:
-            total -= min(values)
+            total -= min(revenues)
         return total
 
     def upper_extra(self, cands: Sequence[Cand]) -> int:
@@ -218,7 +220,7 @@ class RunTerms:
                 d = model.new_bool_var(f"d{r}_{ci}")
                 model.add_implication(d, x)
                 drops.append(d)
-                terms.append((-sum(cands[r].revenue[ci]), d))
+                terms.append((-(sum(cands[r].revenue[ci]) - cands[r].subsidy.get(ci, 0)), d))
             model.add(sum(drops) == y)
         return terms
 

@@ -425,8 +425,12 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
         if not any(has_token_for(train, nodes[i]) for i in mandatory):
             picks = [p for p in picks if any(has_token_for(train, nodes[i]) for i in p)]
 
+    row_by_kind: dict[str, DistanceRow] = {}
+    for r in reversed(train.rows):  # each kind's first row
+        row_by_kind.update((k, r) for k in r.kinds)
+
     def row_of(n: Node) -> DistanceRow | None:
-        return next((r for r in train.rows if n.kind in r.kinds), None)
+        return row_by_kind.get(n.kind)
 
     best: tuple[dict[int, int], int] | None = None
     for pick in picks:

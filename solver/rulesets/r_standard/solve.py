@@ -9,7 +9,7 @@ from dataclasses import replace
 from solver.board import Board
 from solver.budget import Budget
 from solver.cancel import CancelToken
-from solver.candidates import Candidate, build_leg_graph, candidate_routes
+from solver.candidates import Candidate, LazyBound, build_leg_graph, candidate_routes
 from solver.modifiers.apply import run_route
 from solver.modifiers.packing_terms import modifier_bound, run_terms
 from solver.modifiers.run_terms import order_for_awards
@@ -35,16 +35,23 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     terms = run_terms(board, reps)  # the modifiers' run rules (None without any)
     with_subsidy = opts.objective != Objective.REVENUE_ONLY  # the default: the company's whole income
     priced: dict[str, float] = {}
+    overlap = overlap_rule(board.modifiers)
+    groups = [track_group(board, t) + overlap_group(overlap, t.name, 0) for t in reps]
+
+    def lower_of(some: list[Candidate]) -> int:  # a legal run of some candidates: a lower bound on the optimum
+        return run_value(some, greedy(some, counts, groups, GREEDY_STARTS_MANY, None, terms, opts.cancel), terms) or 0
+
+    # many routes and no best-route award: price the promising routes first, the rest only if they could matter
+    lazy = LazyBound(counts, lower_of, terms.qualifies if terms is not None else lambda c: False) \
+        if terms is None or not terms.best else None
     # one train and no run rules: the best run is the best route, so only routes that beat all before are kept
     cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, budget.until("enumerate"),
                                          walk_deadline=budget.until("walk"), cancel=opts.cancel,
                                          best_only=terms is None and len(board.trains) == 1, stats=priced,
-                                         with_subsidy=with_subsidy)
+                                         with_subsidy=with_subsidy, lazy=lazy)
     stats: dict[str, float] = {"candidates": priced["routes_walked"], "kept": float(len(cands)),
                                "classes": float(len(reps)), "enumerate_ms": budget.elapsed_ms(),
-                               "workers": float(opts.workers)}
-    overlap = overlap_rule(board.modifiers)
-    groups = [track_group(board, t) + overlap_group(overlap, t.name, 0) for t in reps]
+                               "workers": float(opts.workers), "never_priced": priced.get("never_priced", 0.0)}
     if overlap is not None and overlap.scope == "route":  # routes may share track: no conflicts between them
         groups = [f"class{ci}" for ci in range(len(reps))]
         cands = routes_share_track(cands, counts, copies=stop_pays_once(board.modifiers) is None)
