@@ -21,6 +21,7 @@ from server.request_log import InFlight
 from server.service import SPARE_THREADS, RouteService
 
 STARTUP_TIMEOUT_S = 30.0
+FORCED_STOP_S = 0.05  # stop(None): calls in flight are cancelled after this
 KEEP_ALIVE_S = 30  # a page calls again soon: keep its connection open
 logging.getLogger("uvicorn").setLevel(logging.WARNING)  # its start and stop lines: ours say it in JSON
 
@@ -57,7 +58,7 @@ class HttpServer:
         """Stop accepting, let calls in flight finish within `grace` seconds (None: none), then cancel them.
         Returns an event set once the server has stopped."""
         if grace is None:
-            self._server.config.timeout_graceful_shutdown = 0
+            self._server.config.timeout_graceful_shutdown = FORCED_STOP_S
             self._server.force_exit = True
         else:
             self._server.config.timeout_graceful_shutdown = grace
