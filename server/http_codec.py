@@ -16,6 +16,7 @@ from google.protobuf.message import Message
 _AT_PATH = re.compile(r"^(?P<reason>.*?)\.? at (?P<path>[\w.\[\]\"']+?)\.*$", re.S)
 _NO_FIELD = re.compile(r'has no field named "(?P<name>[^"]+)" at "(?P<path>[^"]+)"')
 _NESTED = re.compile(r"Failed to parse (\w+) field: ")
+_ONEOF = re.compile(r'should not have multiple "(?P<oneof>\w+)" oneof fields')
 
 
 class StrictJsonCodec:
@@ -39,11 +40,40 @@ class StrictJsonCodec:
             raise ConnectError(Code.INVALID_ARGUMENT,
                                f"request body: must be a JSON object ({expected}), got {type(value).__name__}")
         message = message_class()
+        texts = _top_level_texts(value, message_class.DESCRIPTOR)
         try:
             json_format.ParseDict(value, message, ignore_unknown_fields=False)
         except json_format.ParseError as exc:
             raise ConnectError(Code.INVALID_ARGUMENT, field_message(str(exc), message_class)) from None
+        for name, text in texts.items():
+            setattr(message, name, text)
         return message
+
+
+def _top_level_texts(value: dict[str, Any], descriptor: Any) -> dict[str, str]:
+    """Take the request's own string fields (the snapshot text) out of `value`, checked as protobuf checks them.
+
+    protobuf's JSON reader looks for unpaired surrogates in every string with a regular expression that
+    takes 1.6 ms on a 30 kB snapshot; a str from json.loads has a surrogate only when it is unpaired, and
+    then it cannot be encoded as UTF-8, which takes microseconds. A field that shares its oneof with
+    another field present stays in `value`, so that protobuf reports the clash."""
+    texts: dict[str, str] = {}
+    for key in list(value):
+        field = descriptor.fields_by_camelcase_name.get(key) or descriptor.fields_by_name.get(key)
+        text = value[key]
+        if field is None or field.type != field.TYPE_STRING or not isinstance(text, str) or field.name in texts:
+            continue  # (a repeated string field's value is a list)
+        oneof = field.containing_oneof
+        if oneof is not None and any(k != key and (other := descriptor.fields_by_camelcase_name.get(k)
+                                                   or descriptor.fields_by_name.get(k)) is not None
+                                     and other.containing_oneof is oneof for k in value):
+            continue
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ConnectError(Code.INVALID_ARGUMENT, f"{key}: Unpaired surrogate") from None
+        texts[field.name] = value.pop(key)
+    return texts
 
 
 def field_message(error: str, message_class: type[Message] | Any) -> str:
@@ -56,7 +86,10 @@ def field_message(error: str, message_class: type[Message] | Any) -> str:
         return f"{name}: no such field in {_message_name(found['path'], message_class)}"
     innermost = _NESTED.split(first_line)[-1].strip()
     if (at := _AT_PATH.match(innermost)) is not None:
-        return f"{_relative(at['path'], root)}: {at['reason'].strip()}"
+        where = _relative(at["path"], root)
+        if (clash := _ONEOF.search(at["reason"])) is not None:
+            return f"{where + '.' if where else ''}{clash['oneof']}: set one of its fields, not several"
+        return f"{where or 'request body'}: {at['reason'].strip()}"
     chain = _NESTED.findall(first_line)
     reason = _PLAIN.get(innermost.rstrip("."), innermost.rstrip("."))
     if not chain:

@@ -120,6 +120,11 @@ def test_a_small_gzip_body_that_inflates_past_the_limit_is_refused(limited: Limi
     (b'{"board": {"hexes": [{"id": 4}]}}', "board.hexes.id: expected a string, got a number"),
     (b'{"board": {"trains": [{"nmae": "4"}]}}', "board.trains[0].nmae: no such field in routemax.v1.Train"),
     (b"\xff\xfe\x00", "request body: "),
+    (b'{"snapshotJson": "{}", "board": {}}', "input: set one of its fields, not several"),
+    (b'{"board": {"hexes": [{"paths": [{"a": {"edge": 1, "node": "E4.city0"}}]}]}}',
+     "board.hexes[0].paths[0].a.end: set one of its fields, not several"),
+    (b'{"snapshotJson": "\\ud800 lone"}', "snapshotJson: Unpaired surrogate"),
+    (b'{"snapshotJson": ["{}"]}', "snapshotJson: expected a string, got a list"),
 ])
 def test_malformed_json_is_one_clear_error_naming_the_field(web: WebServers, body: bytes, message: str) -> None:
     answer = post_json(web.http_port, "Solve", body)
