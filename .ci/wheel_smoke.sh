@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI: build the wheel, install it with its dependencies into a fresh venv outside the source tree,
 # and run every command of the installed `routemax` from an empty directory, ending with a gRPC
-# round trip against `routemax serve` and a SIGTERM drain. Exits non-zero naming the failed step.
+# round trip and an HTTP JSON call against `routemax serve --http-port` and a SIGTERM drain. Exits non-zero naming the failed step.
 set -uo pipefail
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
 PY="${PYTHON:-python3}"
@@ -64,8 +64,10 @@ step "routemax audit" "$RM" audit "$EXAMPLE" --out "$WORK/audit.jsonl" --workers
 
 PORT="$("$VPY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')" \
     || fail "pick a free port"
-echo "wheel smoke: routemax serve on port $PORT" >&2
-"$RM" serve --port "$PORT" --grace 5 2>"$WORK/serve.log" &
+HTTP_PORT="$("$VPY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')" \
+    || fail "pick a free HTTP port"
+echo "wheel smoke: routemax serve on port $PORT, HTTP on $HTTP_PORT" >&2
+"$RM" serve --port "$PORT" --http-port "$HTTP_PORT" --grace 5 2>"$WORK/serve.log" &
 SERVER_PID=$!
 step "gRPC round trip (health, ListRulesets, Solve)" "$VPY" - "$PORT" "$EXAMPLE" <<'PY'
 import sys
@@ -88,6 +90,26 @@ with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         solved = stub.Solve(pb.SolveRequest(snapshot_json=fh.read(), time_limit_s=20), timeout=60)
     assert solved.status == pb.OPTIMAL and solved.revenue > 0, solved
     print("server", listed.server_version, "revenue", solved.revenue)
+PY
+step "HTTP JSON call (Solve), the page and the schema" "$VPY" - "$HTTP_PORT" "$EXAMPLE" <<'PY'
+import json
+import sys
+import urllib.request
+
+port, example = sys.argv[1], sys.argv[2]
+base = f"http://127.0.0.1:{port}"
+with open(example, encoding="utf-8") as fh:
+    body = json.dumps({"snapshotJson": fh.read(), "timeLimitS": 20}).encode()
+request = urllib.request.Request(f"{base}/routemax.v1.RouteService/Solve", data=body,
+                                 headers={"content-type": "application/json"})
+with urllib.request.urlopen(request, timeout=60) as response:
+    solved = json.loads(response.read())
+assert solved["status"] == "OPTIMAL" and int(solved["revenue"]) > 0, solved
+with urllib.request.urlopen(f"{base}/", timeout=10) as response:
+    assert b"/routemax.v1.RouteService/" in response.read()
+with urllib.request.urlopen(f"{base}/openapi.json", timeout=10) as response:
+    assert "/routemax.v1.RouteService/Solve" in json.loads(response.read())["paths"]
+print("HTTP revenue", solved["revenue"])
 PY
 kill -TERM "$SERVER_PID" || fail "send SIGTERM to the server"
 wait "$SERVER_PID"

@@ -3,8 +3,6 @@ the request log and the message size limits."""
 
 from __future__ import annotations
 
-import errno
-import socket
 from concurrent import futures
 
 import grpc
@@ -15,22 +13,12 @@ from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
 from server.config import ServerConfig
 from server.health import HealthServicer
+from server.listen import ListenError, bind_problem, host_for_uri
 from server.request_log import InFlight, RequestLogInterceptor
-from server.service import RouteService
+from server.service import SPARE_THREADS, RouteService
 
-SPARE_THREADS = 32  # threads beyond the computing ones: health, light calls, calls queued for a slot
+__all__ = ["SERVICE_NAME", "ListenError", "create_server", "server_options"]
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["RouteService"].full_name
-
-
-class ListenError(OSError):
-    """The server could not bind its address; `reason` is a few words such as "address in use"."""
-
-    def __init__(self, host: str, port: int, reason: str, err: int = 0) -> None:
-        super().__init__(err, f"cannot listen on {host}:{port}: {reason}")
-        self.host, self.port, self.reason = host, port, reason
-
-    def __str__(self) -> str:
-        return self.strerror or ""
 
 
 def server_options(config: ServerConfig) -> list[tuple[str, int]]:
@@ -40,9 +28,11 @@ def server_options(config: ServerConfig) -> list[tuple[str, int]]:
             ("grpc.max_send_message_length", config.max_message_bytes)]
 
 
-def create_server(config: ServerConfig, in_flight: InFlight | None = None,
+def create_server(config: ServerConfig, in_flight: InFlight | None = None, service: RouteService | None = None,
                   ) -> tuple[grpc.Server, int, HealthServicer]:
     """Build and start a server (port 0 picks a free port); health is SERVING once it listens.
+    `service` (one is made from config when None) may be shared with the HTTP side, so that both
+    share its worker slots.
 
     Returns the server, the bound port and the health servicer. Raises ListenError (an OSError)
     when the address cannot be bound."""
@@ -51,18 +41,18 @@ def create_server(config: ServerConfig, in_flight: InFlight | None = None,
     threads = config.workers + SPARE_THREADS
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rpc"),
                          interceptors=[RequestLogInterceptor(in_flight)], options=server_options(config))
-    pb_grpc.add_RouteServiceServicer_to_server(RouteService(config), server)
+    pb_grpc.add_RouteServiceServicer_to_server(service or RouteService(config), server)
     health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    problem = _bind_problem(config.host, config.port)  # ask first: grpcio's own failure is a C-core log line
+    problem = bind_problem(config.host, config.port)  # ask first: grpcio's own failure is a C-core log line
     if problem is None:
         try:
-            bound = server.add_insecure_port(f"{_host_for_uri(config.host)}:{config.port}")
+            bound = server.add_insecure_port(f"{host_for_uri(config.host)}:{config.port}")
         except RuntimeError:
             bound = 0
         if bound == 0:
-            problem = _bind_problem(config.host, config.port) or ListenError(config.host, config.port, "bind failed")
+            problem = bind_problem(config.host, config.port) or ListenError(config.host, config.port, "bind failed")
     if problem is not None:
         server.stop(None)
         raise problem
@@ -70,25 +60,3 @@ def create_server(config: ServerConfig, in_flight: InFlight | None = None,
     health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
     return server, bound, health_servicer
-
-
-def _host_for_uri(host: str) -> str:
-    return f"[{host}]" if ":" in host and not host.startswith("[") else host
-
-
-def _bind_problem(host: str, port: int) -> ListenError | None:
-    """Why the address cannot be bound (a trial bind with a plain socket), or None if it can."""
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except socket.gaierror as exc:
-        return ListenError(host, port, f"unknown host ({exc.strerror})")
-    family, kind, proto, _, addr = infos[0]
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as grpcio does: TIME_WAIT is no conflict
-        try:
-            probe.bind(addr)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                return ListenError(host, port, "address in use", exc.errno)
-            return ListenError(host, port, exc.strerror or str(exc), exc.errno or 0)
-    return None

@@ -43,6 +43,10 @@ def _str(text: str) -> str:
     return text.strip()
 
 
+def _origins(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
 SETTINGS: dict[str, Setting] = {
     "host": Setting("ROUTEMAX_HOST", "--host", _str),
     "port": Setting("ROUTEMAX_PORT", "--port", _int),
@@ -52,6 +56,8 @@ SETTINGS: dict[str, Setting] = {
     "max_message_bytes": Setting("ROUTEMAX_MAX_MESSAGE_BYTES", "--max-message-bytes", _int),
     "log_level": Setting("ROUTEMAX_LOG_LEVEL", "--log-level", _str),
     "grace_s": Setting("ROUTEMAX_GRACE_S", "--grace", _float),
+    "http_port": Setting("ROUTEMAX_HTTP_PORT", "--http-port", _int),
+    "cors_origins": Setting("ROUTEMAX_CORS_ORIGINS", "--cors-origins", _origins),
 }
 
 
@@ -67,6 +73,8 @@ class ServerConfig:
     max_message_bytes: int = 16 * 1024 * 1024
     log_level: str = "INFO"
     grace_s: float = 10.0
+    http_port: int | None = None  # the HTTP side (JSON, gRPC-Web, the page): off unless set
+    cors_origins: tuple[str, ...] = ()  # origins whose pages may call the HTTP side; none by default
     # field name -> the variable or flag that set it (for error messages only)
     origin: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False, hash=False)
 
@@ -110,7 +118,7 @@ class ServerConfig:
 
     def summary(self) -> dict[str, Any]:
         """The settings as plain values (for the startup log)."""
-        return {name: getattr(self, name) for name in SETTINGS}
+        return {name: list(v) if isinstance(v := getattr(self, name), tuple) else v for name in SETTINGS}
 
 
 def _parse(parse: Callable[[str], Any], text: str, source: str) -> Any:
@@ -132,6 +140,8 @@ def _check(name: str, value: Any, source: str) -> None:
         "log_level": lambda v: None if v in LOG_LEVELS and isinstance(logging.getLevelName(v), int)
         else f"must be one of {', '.join(LOG_LEVELS)}",
         "grace_s": lambda v: _seconds(v, allow_zero=True),
+        "http_port": lambda v: None if v is None else _int_range(v, 0, 65535),
+        "cors_origins": _origin_list,
     }
     problem = checks[name](value)
     if problem:
@@ -149,6 +159,16 @@ def _seconds(value: Any, allow_zero: bool) -> str | None:
         return "must be a finite number of seconds"
     if value < 0 or (value == 0 and not allow_zero):
         return "must be positive" if not allow_zero else "must not be negative"
+    return None
+
+
+def _origin_list(value: Any) -> str | None:
+    if not isinstance(value, tuple) or not all(isinstance(o, str) for o in value):
+        return "must be a comma-separated list of origins"
+    for origin in value:
+        if origin != "*" and (not origin.startswith(("http://", "https://")) or origin.endswith("/")
+                              or origin.count("/") != 2):
+            return f"{origin!r} is not an origin such as https://example.org (scheme and host, no path) or *"
     return None
 
 

@@ -1,4 +1,5 @@
-"""Run the server until SIGTERM or SIGINT, then drain: health NOT_SERVING, stop with a grace period."""
+"""Run the server (gRPC, and the HTTP side when `http_port` is set) until SIGTERM or SIGINT, then drain
+both: health NOT_SERVING, stop with a grace period."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 import routemax
-from server.app import ListenError, create_server
+from server.app import create_server
 from server.config import SETTINGS, ConfigError, ServerConfig
 from server.health import HealthServicer
+from server.http_server import HttpServer, start_http_server
+from server.listen import ListenError
 from server.logging_setup import configure_logging
 from server.request_log import InFlight
+from server.service import RouteService
 
 SWITCH_INTERVAL_S = 0.001  # Python's default is 0.005
 log = logging.getLogger("routemax.server")
@@ -35,7 +39,15 @@ def serve(config: ServerConfig) -> int:
     # checks and small calls answer quickly beside them (beside one large solve, health p50 22 ms -> 6 ms)
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     in_flight = InFlight()
-    server, port, health_servicer = create_server(config, in_flight)
+    service = RouteService(config)  # one service, its worker slots shared by both sides
+    server, port, health_servicer = create_server(config, in_flight, service)
+    http: HttpServer | None = None
+    if config.http_port is not None:
+        try:
+            http = start_http_server(config, service, health_servicer, in_flight)
+        except BaseException:
+            server.stop(None)
+            raise
     signals: list[int] = []  # appended by the handler: no lock may be taken in a signal handler
 
     def on_signal(signum: int, _frame: Any) -> None:
@@ -43,19 +55,22 @@ def serve(config: ServerConfig) -> int:
 
     previous = {s: signal.signal(s, on_signal) for s in STOP_SIGNALS}
     try:
-        log.info("start", extra={"fields": {"address": f"{config.host}:{port}", "version": routemax.__version__,
-                                            "pid": os.getpid(), **config.summary()}})
+        http_address = {} if http is None else {"http_address": f"{config.host}:{http.port}"}
+        log.info("start", extra={"fields": {"address": f"{config.host}:{port}", **http_address,
+                                            "version": routemax.__version__, "pid": os.getpid(), **config.summary()}})
         while not signals:
             time.sleep(POLL_S)
         t0 = time.monotonic()
         _not_serving(health_servicer, min(config.grace_s, NOT_SERVING_WAIT_S))
         log.info("stopping", extra={"fields": {"signal": signal.Signals(signals[0]).name,
                                                "in_flight": in_flight.count, "grace_s": config.grace_s}})
-        done = server.stop(config.grace_s)
-        while not done.wait(POLL_S):
+        done = [server.stop(config.grace_s)] + ([http.stop(config.grace_s)] if http is not None else [])
+        while not all(d.wait(POLL_S) for d in done):
             if len(signals) > 1:
                 log.warning("second signal: stopping at once", extra={"fields": {"in_flight": in_flight.count}})
-                server.stop(None).wait()
+                stopped = [server.stop(None)] + ([http.stop(None)] if http is not None else [])
+                for d in stopped:
+                    d.wait()
                 break
         log.info("stopped", extra={"fields": {"drain_ms": round((time.monotonic() - t0) * 1000, 1),
                                               "unfinished": in_flight.count}})

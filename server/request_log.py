@@ -1,4 +1,5 @@
-"""One log line per RPC (method, ruleset, positions, status, duration, revenue), as a grpc.ServerInterceptor."""
+"""One log line per RPC (method, ruleset, positions, status, duration, revenue): a grpc.ServerInterceptor, and
+the same wrapper for the calls of the HTTP side."""
 
 from __future__ import annotations
 
@@ -62,25 +63,7 @@ class RequestLogInterceptor(grpc.ServerInterceptor):
         return handler  # unary-stream (health Watch): long-lived, not logged per call
 
     def _unary(self, method: str, level: int, behaviour: Callable) -> Callable:
-        def wrapped(request: Any, context: grpc.ServicerContext) -> Any:
-            t0 = time.perf_counter()
-            self.in_flight.add(1)
-            log.debug("request_start", extra={"fields": {"method": method}})
-            response, failed = None, True
-            _call.notes = {}
-            try:
-                response = behaviour(request, context)
-                failed = False
-                return response
-            finally:
-                self.in_flight.add(-1)
-                fields: dict[str, Any] = {"method": method, **_call.notes}
-                _call.notes = None
-                if response is not None and "revenue" in response.DESCRIPTOR.fields_by_name:
-                    fields["revenue"] = response.revenue
-                _emit(level, fields, context, failed, t0)
-
-        return wrapped
+        return logged_unary(method, behaviour, self.in_flight, level)
 
     def _stream(self, method: str, level: int, behaviour: Callable) -> Callable:
         def wrapped(request_iterator: Iterator[Any], context: grpc.ServicerContext) -> Iterator[Any]:
@@ -108,7 +91,33 @@ class RequestLogInterceptor(grpc.ServerInterceptor):
         return wrapped
 
 
-def _emit(level: int, fields: dict[str, Any], context: grpc.ServicerContext, failed: bool, t0: float) -> None:
+def logged_unary(method: str, behaviour: Callable, in_flight: InFlight, level: int = logging.INFO,
+                 extra: dict[str, Any] | None = None) -> Callable:
+    """`behaviour(request, context)` wrapped to count itself in flight and log one line when it ends (the
+    gRPC interceptor's and the HTTP side's). `context` needs `code()`, `details()` and `is_active()`."""
+
+    def wrapped(request: Any, context: Any) -> Any:
+        t0 = time.perf_counter()
+        in_flight.add(1)
+        log.debug("request_start", extra={"fields": {"method": method, **(extra or {})}})
+        response, failed = None, True
+        _call.notes = {}
+        try:
+            response = behaviour(request, context)
+            failed = False
+            return response
+        finally:
+            in_flight.add(-1)
+            fields: dict[str, Any] = {"method": method, **(extra or {}), **_call.notes}
+            _call.notes = None
+            if response is not None and "revenue" in response.DESCRIPTOR.fields_by_name:
+                fields["revenue"] = response.revenue
+            _emit(level, fields, context, failed, t0)
+
+    return wrapped
+
+
+def _emit(level: int, fields: dict[str, Any], context: Any, failed: bool, t0: float) -> None:
     code = context.code()
     if code is None and failed:
         code = grpc.StatusCode.UNKNOWN if context.is_active() else grpc.StatusCode.CANCELLED

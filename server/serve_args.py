@@ -7,10 +7,17 @@ import argparse
 
 from server.config import SETTINGS, ServerConfig
 
+HELP_EXTRA = {
+    "http_port": "; also serve HTTP JSON, gRPC-Web and the example page at / on this port (same host)",
+    "cors_origins": "; comma-separated origins (https://example.org) whose pages may call the HTTP side, or *",
+}
+
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the server's flags to `parser` (flags beat $ROUTEMAX_* variables beat defaults)."""
     for name, setting in SETTINGS.items():
-        parser.add_argument(setting.flag, dest=name, default=None,
-                            help=f"default {getattr(ServerConfig, name)}, or ${setting.env}")
+        default = getattr(ServerConfig, name)
+        shown = ",".join(default) or "none" if isinstance(default, tuple) else "off" if default is None else default
+        parser.add_argument(setting.flag, dest=name, default=None, help=f"default {shown}, or ${setting.env}"
+                            + HELP_EXTRA.get(name, ""))
     return parser

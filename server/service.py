@@ -32,6 +32,7 @@ from solver.results import Objective, SolveOptions
 
 log = logging.getLogger(__name__)
 DEADLINE_SHARE = 0.6  # of the remaining gRPC deadline given to the search
+SPARE_THREADS = 32  # threads beyond the computing ones: health, light calls, calls queued for a slot
 
 
 def time_budget(request: object, context: grpc.ServicerContext, default_s: float = ServerConfig.default_time_limit_s,

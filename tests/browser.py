@@ -1,7 +1,8 @@
 """A real headless Chromium (Debian `chromium` + `chromium-driver`, driven by selenium) for page screenshots.
 
-`screenshot_html` loads a local HTML file at an exact viewport size, saves a PNG and returns the
-browser console's errors. `require_browser` fails a test when Chromium is missing, unless the
+`chromium` opens a browser with an exact viewport size (for pages served over HTTP and driven by the
+test); `screenshot_html` loads a local HTML file in it, saves a PNG and returns the browser console's
+errors. `require_browser` fails a test when Chromium is missing, unless the
 environment sets `ROUTEMAX_NO_BROWSER=1` (then the test is skipped on purpose).
 """
 
@@ -11,7 +12,10 @@ import html
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,13 +52,12 @@ def svg_page(svg: str, title: str = "route map") -> str:
             + body + "</body></html>")
 
 
-def screenshot_html(html_path: str | Path, png_path: str | Path, width: int, height: int) -> list[str]:
-    """Render `html_path` in headless Chromium with a `width` x `height` viewport, save a PNG of the
-    viewport to `png_path`, and return the console messages at level SEVERE (errors)."""
+@contextmanager
+def chromium(width: int, height: int) -> Iterator[Any]:
+    """A headless Chromium (a selenium driver) with a `width` x `height` viewport and its console logged."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.support.ui import WebDriverWait
 
     profile = tempfile.mkdtemp(prefix="routemax-chromium-")
     options = Options()
@@ -68,10 +71,24 @@ def screenshot_html(html_path: str | Path, png_path: str | Path, width: int, hei
     try:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-        driver.get(Path(html_path).resolve().as_uri())
-        WebDriverWait(driver, 30).until(lambda d: d.execute_script("return document.readyState") == "complete")
-        driver.save_screenshot(str(png_path))
-        return [entry["message"] for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+        yield driver
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def console_errors(driver: Any) -> list[str]:
+    """The browser console's messages at level SEVERE (errors) since the last call."""
+    return [entry["message"] for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+
+
+def screenshot_html(html_path: str | Path, png_path: str | Path, width: int, height: int) -> list[str]:
+    """Render `html_path` in headless Chromium with a `width` x `height` viewport, save a PNG of the
+    viewport to `png_path`, and return the console messages at level SEVERE (errors)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with chromium(width, height) as driver:
+        driver.get(Path(html_path).resolve().as_uri())
+        WebDriverWait(driver, 30).until(lambda d: d.execute_script("return document.readyState") == "complete")
+        driver.save_screenshot(str(png_path))
+        return console_errors(driver)

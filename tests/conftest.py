@@ -1,9 +1,11 @@
-"""Shared fixtures: the corpus location and a real gRPC server on a free loopback port."""
+"""Shared fixtures: the corpus location, a real gRPC server on a free loopback port, and a real gRPC server
+with the HTTP side beside it (one service) on free loopback ports."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
@@ -12,6 +14,10 @@ import pytest
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
 from server.app import create_server
 from server.config import ServerConfig
+from server.health import HealthServicer
+from server.http_server import start_http_server
+from server.request_log import InFlight
+from server.service import RouteService
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("ROUTEMAX_CORPUS", REPO.parent / "shared" / "corpus"))
@@ -34,6 +40,36 @@ def channel(server_port: int) -> Iterator[grpc.Channel]:
 @pytest.fixture()
 def stub(channel: grpc.Channel) -> pb_grpc.RouteServiceStub:
     return pb_grpc.RouteServiceStub(channel)
+
+
+ALLOWED_ORIGIN = "https://tables.example"  # the one origin the `web` servers admit
+
+
+@dataclass(frozen=True)
+class WebServers:
+    """A gRPC server and the HTTP side beside it, sharing one RouteService and health servicer."""
+
+    grpc_port: int
+    http_port: int
+    health: HealthServicer
+
+
+@pytest.fixture(scope="session")
+def web() -> Iterator[WebServers]:
+    config = ServerConfig(host="127.0.0.1", port=0, http_port=0, cors_origins=(ALLOWED_ORIGIN,))
+    service, in_flight = RouteService(config), InFlight()
+    grpc_server, grpc_port, health = create_server(config, in_flight, service)
+    http = start_http_server(config, service, health, in_flight)
+    yield WebServers(grpc_port, http.port, health)
+    http.stop(None).wait(10)
+    grpc_server.stop(grace=None)
+
+
+@pytest.fixture(scope="session")
+def web_stub(web: WebServers) -> Iterator[pb_grpc.RouteServiceStub]:
+    with grpc.insecure_channel(f"127.0.0.1:{web.grpc_port}") as ch:
+        grpc.channel_ready_future(ch).result(timeout=10)
+        yield pb_grpc.RouteServiceStub(ch)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]

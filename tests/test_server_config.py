@@ -24,11 +24,13 @@ def test_defaults() -> None:
 def test_every_field_has_a_variable_and_a_flag() -> None:
     env = {"ROUTEMAX_HOST": "0.0.0.0", "ROUTEMAX_PORT": "6000", "ROUTEMAX_WORKERS": "3",
            "ROUTEMAX_DEFAULT_TIME_LIMIT_S": "2.5", "ROUTEMAX_MAX_TIME_LIMIT_S": "30",
-           "ROUTEMAX_MAX_MESSAGE_BYTES": "1048576", "ROUTEMAX_LOG_LEVEL": "debug", "ROUTEMAX_GRACE_S": "0"}
+           "ROUTEMAX_MAX_MESSAGE_BYTES": "1048576", "ROUTEMAX_LOG_LEVEL": "debug", "ROUTEMAX_GRACE_S": "0",
+           "ROUTEMAX_HTTP_PORT": "8080", "ROUTEMAX_CORS_ORIGINS": "https://a.example, http://localhost:3000"}
     c = ServerConfig.from_env(env)
     assert c.summary() == {"host": "0.0.0.0", "port": 6000, "workers": 3, "default_time_limit_s": 2.5,
                            "max_time_limit_s": 30.0, "max_message_bytes": 1048576, "log_level": "DEBUG",
-                           "grace_s": 0.0}
+                           "grace_s": 0.0, "http_port": 8080,
+                           "cors_origins": ["https://a.example", "http://localhost:3000"]}
     assert {s.env for s in SETTINGS.values()} == set(env)
 
 
@@ -36,6 +38,11 @@ def test_flags_beat_env_beat_defaults() -> None:
     c = ServerConfig.from_env({"ROUTEMAX_PORT": "6000", "ROUTEMAX_WORKERS": "3"})
     c = c.with_overrides(port="7000", workers=None, grace_s=2.0)
     assert (c.port, c.workers, c.grace_s, c.host) == (7000, 3, 2.0, "127.0.0.1")
+
+
+def test_the_http_side_is_off_and_admits_no_origin_by_default() -> None:
+    c = ServerConfig.from_env({})
+    assert (c.http_port, c.cors_origins, c.host) == (None, (), "127.0.0.1")
 
 
 def test_config_is_frozen() -> None:
@@ -59,6 +66,10 @@ def test_config_is_frozen() -> None:
     ({}, {"host": " "}, "--host"),
     ({"ROUTEMAX_DEFAULT_TIME_LIMIT_S": "90"}, {}, "ROUTEMAX_DEFAULT_TIME_LIMIT_S"),
     ({"ROUTEMAX_MAX_TIME_LIMIT_S": "20"}, {"default_time_limit_s": "30"}, "--default-time-limit"),
+    ({"ROUTEMAX_HTTP_PORT": "web"}, {}, "ROUTEMAX_HTTP_PORT"),
+    ({}, {"http_port": "65536"}, "--http-port"),
+    ({"ROUTEMAX_CORS_ORIGINS": "example.org"}, {}, "ROUTEMAX_CORS_ORIGINS"),
+    ({}, {"cors_origins": "https://example.org/app"}, "--cors-origins"),
 ])
 def test_bad_values_name_their_source(env: dict[str, str], overrides: dict[str, str], source: str) -> None:
     with pytest.raises(ConfigError) as err:

@@ -1,0 +1,1 @@
+"""Files the HTTP side serves as they are: the example page (`index.html`)."""
