@@ -424,20 +424,28 @@ class _Builder:
         return out
 
 
-def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBound) -> tuple[list[Candidate], int]:
+def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBound, deadline: float | None,
+          cancel: CancelToken | None) -> tuple[list[Candidate], int, bool]:
     """Price the options (upper bound, shape, class) with the best bounds first, take a lower bound on
     the run from them, and price the others only where they could still beat it (paired with the best
     of every other train, by the bounds of the unpriced ones: the argument of `packing.prune`).
-    Returns the candidates in shape order and how many options were never priced."""
+    Returns the candidates in shape order, how many options were never priced, and whether every
+    option that could matter was priced (False when the deadline or `cancel` cut the pricing short)."""
     options.sort(key=lambda o: -o[0])
     first, rest = options[:LAZY_FIRST], options[LAZY_FIRST:]
+    complete = True
 
     def priced(chosen: list[tuple[int, int, int]]) -> list[tuple[int, int, Candidate]]:
+        nonlocal complete
         by_shape: dict[int, list[int]] = defaultdict(list)
         for _ub, k, ci in chosen:
             by_shape[k].append(ci)
         out = []
-        for k, cis in by_shape.items():
+        for i, (k, cis) in enumerate(by_shape.items()):
+            if i % 256 == 255 and ((deadline is not None and time.monotonic() > deadline)
+                                   or (cancel is not None and cancel.cancelled)):
+                complete = False
+                break
             cand, back = builder.price(k, cis)
             out.extend((k, j, c) for j, c in enumerate((cand, back)) if c is not None and c.revenue)
         return out
@@ -461,7 +469,7 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
             or lazy.must_keep(Candidate(nodes=builder.shapes[o[1]][0], legs=(), mask=0, revenue={o[2]: []}))]
     done += priced(keep)
     done.sort(key=lambda e: (e[0], e[1]))
-    return [c for _, _, c in done], len(rest) - len(keep)
+    return [c for _, _, c in done], len(rest) - len(keep), complete
 
 
 def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
@@ -519,7 +527,8 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                 best = value
             cands.append(kept)
     if use_lazy and lazy is not None:
-        cands, skipped = _lazy(builder, options, lazy)
+        cands, skipped, priced_all = _lazy(builder, options, lazy, deadline, cancel)
+        complete = complete and priced_all
         if stats is not None:
             stats["never_priced"] = float(skipped)
     cands.extend(builder.locals())
