@@ -81,7 +81,7 @@ def _audit(source: str, raw: dict[str, Any], time_limit_s: float, objective: str
             "RECORDED_REVENUE_MISMATCH", f"the run was paid {recorded_revenue} but the rules give {verdict.revenue}",
             -1, hard=False))
     line["verdict"] = {
-        "legal": verdict.legal, "revenue": verdict.revenue,
+        "legal": verdict.legal, "revenue": verdict.revenue, "subsidy": verdict.subsidy,
         "findings": [f.as_dict() for f in verdict.findings],
         "routes": [r.as_dict() for r in verdict.routes],
     }
@@ -90,7 +90,8 @@ def _audit(source: str, raw: dict[str, Any], time_limit_s: float, objective: str
     except EvaluatorDisagreement as exc:
         line.update(error=f"INTERNAL: {exc}", error_kind="disagreement")
         return line
-    line["optimum"] = {"revenue": result.revenue, "status": result.status, "bound": result.bound,
+    line["optimum"] = {"revenue": result.revenue, "subsidy": result.subsidy, "status": result.status,
+                       "bound": result.bound,
                        "routes": [r.as_dict() for r in result.routes], "objective": objective}
     extras = result.extras.as_dict() if result.extras else {}
     if "net_revenue" in extras:

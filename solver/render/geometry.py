@@ -22,7 +22,7 @@ from solver.errors import BoardError
 SQRT3 = math.sqrt(3.0)
 LAYOUTS = ("pointy", "flat")
 AXIS_PARTS = ("letter", "number")
-_COORD = re.compile(r"^([A-Z]+)(-?\d+)$")
+_COORD = re.compile(r"^([A-Z]+|[a-z]+)(-?\d+)$")
 
 Point = tuple[float, float]
 
@@ -35,7 +35,10 @@ def default_axes(layout: str) -> dict[str, str]:
 
 
 def letter_index(letters: str) -> int:
-    """`A` = 0 ... `Z` = 25, `AA` = 26, ... (bijective base 26)."""
+    """`A` = 0 ... `Z` = 25, `AA` = 26, ... (bijective base 26); lower case counts the other way, before
+    `A` (`a` = -1, `b` = -2: the engine's rows and columns beyond a map's first, e.g. 1841's `a4`)."""
+    if letters.islower():
+        return -1 - letter_index(letters.upper())
     value = 0
     for ch in letters:
         value = value * 26 + (ord(ch) - ord("A") + 1)
@@ -88,7 +91,7 @@ class HexGrid:
         """The (x, y) grid indexes of a hex id, per the axes."""
         m = _COORD.match(hex_id)
         if not m:
-            raise BoardError(f"hexes[{hex_id}].id", "not a letter-number coordinate such as 'E18'")
+            raise BoardError(f"hexes[{hex_id}].id", "not a letter-number coordinate such as 'E18' or 'a4'")
         parts = {"letter": letter_index(m.group(1)), "number": int(m.group(2)) - 1}
         return parts[self.axes_x], parts[self.axes_y]
 
