@@ -118,6 +118,9 @@ def _check_node(board: Board, hid: str, nid: str) -> None:
     if len(node.groups) > MAX_GROUPS or any(not isinstance(g, str) or not g or len(g) > MAX_ID_LENGTH
                                             for g in node.groups):
         raise BoardError(f"{where}.groups", f"a list of at most {MAX_GROUPS} non-empty group names")
+    if len(set(node.groups)) < len(node.groups):
+        twice = next(g for i, g in enumerate(node.groups) if g in node.groups[:i])
+        raise BoardError(f"{where}.groups", f"group {twice!r} is listed twice (a node is in each revenue group once)")
     if node.near_edge is not None and not (0 <= node.near_edge <= 5.5 and float(node.near_edge * 2).is_integer()):
         raise BoardError(f"{where}.near_edge", f"must be an edge 0..5 or a half edge, got {node.near_edge!r}")
     if node.klass not in TRAIN_CLASSES or node.token_class not in TRAIN_CLASSES:
