@@ -52,6 +52,8 @@ def _train(msg: pb.Train, i: int) -> Train:
         unit, dist = "express", msg.distance.express.stops
     elif spec == "flood":
         unit, dist = "flood", 0
+    elif spec == "no_limit":
+        unit, dist = "none", msg.distance.no_limit.distance
     elif spec == "stops_by_type":
         unit = "stops_by_type"
         rows = tuple(DistanceRow(kinds=tuple(r.kinds), pay=r.pay, visit=r.visit if r.HasField("visit") else r.pay,
@@ -64,7 +66,32 @@ def _train(msg: pb.Train, i: int) -> Train:
     return Train(id=msg.id, name=msg.name or msg.id, unit=unit, distance=dist, rows=rows,
                  multiplier=msg.multiplier or 1, local=msg.local,
                  requires_token=msg.requires_token if msg.HasField("requires_token") else True,
-                 klass=msg.train_class, by_hex=msg.by_hex)
+                 klass=msg.train_class, by_hex=msg.by_hex, extra=_train_extra(msg))
+
+
+def _train_extra(msg: pb.Train) -> tuple[tuple[str, object], ...]:
+    """The 1873 train fields, in the snapshot reader's form (sorted pairs of the fields given)."""
+    extra: list[tuple[str, object]] = []
+    if msg.super_train:
+        extra.append(("super", msg.super_train))
+    if msg.HasField("diesel"):
+        extra.append(("diesel", msg.diesel))
+    if msg.type:
+        extra.append(("type", msg.type))
+    return tuple(sorted(extra))
+
+
+def _near_edge(msg: pb.Node, where: str) -> int | float | None:
+    """`near_edge`, from the whole edge or the half edges (near_edge_halves); BoardError when they disagree."""
+    halves = msg.near_edge_halves if msg.HasField("near_edge_halves") else None
+    whole = msg.near_edge if msg.HasField("near_edge") else None
+    if halves is None:
+        return whole
+    if not 0 <= halves <= 11:
+        raise BoardError(where + ".near_edge_halves", f"must be 0..11 (near_edge × 2), got {halves}")
+    if whole is not None and whole * 2 != halves:
+        raise BoardError(where + ".near_edge_halves", f"{halves} half edges disagree with near_edge {whole}")
+    return halves // 2 if halves % 2 == 0 else halves / 2
 
 
 def _check_counts(msg: pb.Board) -> None:
@@ -102,7 +129,7 @@ def board_from_proto(msg: pb.Board) -> Board:
                 visit_cost=nmsg.visit_cost if nmsg.HasField("visit_cost") else 1,
                 route=nmsg.route or "mandatory", groups=tuple(nmsg.groups), slots=nmsg.slots, tokens=tokens,
                 blocks=nmsg.blocks, terminal=nmsg.terminal, tokened_by_company=nmsg.tokened_by_company,
-                near_edge=nmsg.near_edge if nmsg.HasField("near_edge") else None, sig=nmsg.sig,
+                near_edge=_near_edge(nmsg, f"board.hexes[{hid}].nodes[{nmsg.id}]"), sig=nmsg.sig,
                 klass=nmsg.train_class, token_class=nmsg.token_class, country=nmsg.country,
                 exchange_owner=nmsg.exchange_owner)
             hx.nodes.append(nmsg.id)
@@ -129,10 +156,10 @@ def board_from_proto(msg: pb.Board) -> Board:
                                    ("port_token", msg.options.port_token),
                                    ("port_token_own", msg.options.port_token_own),
                                    ("classes_share_track", msg.options.classes_share_track)) if v},
-        source={"title": msg.source.title, "fixture": msg.source.fixture, "action_id": msg.source.action_id}
-        if msg.HasField("source") else {},
+        source=_source(msg.source) if msg.HasField("source") else {},
         modifiers=modifiers_from_proto(msg.modifiers), revenue_model=msg.revenue_model,
     )
+    board.extra["company_home"] = list(msg.company.home)
     if msg.axes:
         board.extra["axes"] = axes_from_text(msg.axes)
     try:
@@ -144,6 +171,13 @@ def board_from_proto(msg: pb.Board) -> Board:
         field = exc.field if exc.field.startswith("board.") else "board." + exc.field
         raise BoardError(field, exc.message) from exc
     return board
+
+
+SOURCE_FIELDS = ("title", "fixture", "action_id", "position")  # what `Source` carries of a snapshot's source
+
+
+def _source(msg: pb.Source) -> dict[str, object]:
+    return {"title": msg.title, "fixture": msg.fixture, "action_id": msg.action_id, "position": msg.position}
 
 
 def axes_from_text(text: str) -> dict[str, str]:
@@ -212,11 +246,12 @@ def _board_only(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
 
 
 def board_to_proto(board: Board) -> pb.Board:
-    """The protobuf form of a model Board (for clients and tests); BoardError for what the protocol
-    cannot carry (a town between two edges, `near_edge` 5.5)."""
+    """The protobuf form of a model Board (for clients and tests): `board_from_proto` reads it back into
+    the same model, but for the informative `source` fields that `Source` does not carry."""
     msg = pb.Board(ruleset=board.ruleset, layout=board.layout, phase=pb.Phase(name=board.phase),
                    company=pb.Company(id=board.company, type=board.company_type,
-                                      tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens]),
+                                      tokens=[pb.PlacedToken(hex=h, node=n) for h, n in board.company_tokens],
+                                      home=list(board.extra.get("company_home") or [])),
                    options=pb.RulesOptions(**board.options), revenue_model=board.revenue_model,
                    modifiers=[modifier_to_proto(m) for m in board.modifiers],
                    axes=axes_to_text(board.extra.get("axes")))
@@ -226,59 +261,86 @@ def board_to_proto(board: Board) -> pb.Board:
     if board.source:
         msg.source.CopyFrom(pb.Source(title=str(board.source.get("title", "")),
                                       fixture=str(board.source.get("fixture", "")),
-                                      action_id=int(board.source.get("action_id", 0) or 0)))
+                                      action_id=int(board.source.get("action_id", 0) or 0),
+                                      position=_position(board.source.get("position"))))
     for t in board.trains:
-        tm = msg.trains.add(id=t.id, name=t.name, multiplier=t.multiplier, local=t.local,
-                            requires_token=t.requires_token, train_class=t.klass, by_hex=t.by_hex)
-        if t.unit == "express":
-            tm.distance.express.stops = t.distance
-        elif t.unit == "flood":
-            tm.distance.flood.SetInParent()
-        elif t.unit == "stops_by_type":
-            for r in t.rows:
-                row = tm.distance.stops_by_type.rows.add(kinds=list(r.kinds), pay=r.pay, visit=r.visit,
-                                                         multiplier=r.multiplier)
-                if r.multiplier == 0:  # `multiplier` reads 0 as 1: only `row_multiplier` carries it
-                    row.row_multiplier = 0
-        elif t.unit == "hexes":
-            tm.distance.hexes = t.distance
-        elif t.unit == "none" or t.distance >= UNLIMITED:
-            tm.distance.unlimited.SetInParent()
-        else:
-            tm.distance.stops = t.distance
+        _train_to_proto(t, msg.trains.add())
     for hx in board.hexes.values():
-        hm = msg.hexes.add(id=hx.id, tile=hx.tile, color=hx.color, framed=hx.framed, location=hx.location)
-        for e, other in hx.neighbors.items():
-            hm.neighbors[e] = other
-        for nid in hx.nodes:
-            n = board.nodes[nid]
-            nm = hm.nodes.add(id=n.id, kind=n.kind, revenue=n.revenue, visit_cost=n.visit_cost, route=n.route,
-                              groups=list(n.groups), slots=n.slots, blocks=n.blocks, terminal=n.terminal,
-                              tokened_by_company=n.tokened_by_company, sig=n.sig, train_class=n.klass,
-                              token_class=n.token_class, country=n.country, exchange_owner=n.exchange_owner)
-            nm.revenue_by_train.update(n.revenue_by_train)
-            if n.near_edge is not None:
-                if n.near_edge != int(n.near_edge):
-                    raise BoardError(f"hexes[{hx.id}].nodes[{n.id}].near_edge",
-                                     f"the protocol carries whole edges only, got {n.near_edge}")
-                nm.near_edge = int(n.near_edge)
-            for tok in n.tokens:
-                slot = nm.tokens.add()
-                if tok is not None:
-                    slot.token.CopyFrom(pb.Token(corp=tok.corp, status=tok.status, type=tok.type))
-        for pid in hx.paths:
-            p = board.paths[pid]
-            pm = hm.paths.add(id=p.id, track=p.track, terminal=p.terminal, ignore=p.ignore,
-                              ignore_gauge_walk=p.ignore_gauge_walk)
-            for end, target in ((p.a, pm.a), (p.b, pm.b)):
-                if end.is_edge:
-                    target.edge = end.edge  # type: ignore[assignment]
-                else:
-                    target.node = end.node  # type: ignore[assignment]
-            if p.lanes != ((1, 0), (1, 0)):
-                for w, i in p.lanes:
-                    pm.lanes.add(width=w, index=i)
+        _hex_to_proto(board, hx, msg.hexes.add())
     return msg
+
+
+def _position(value: object) -> int:
+    """A snapshot's `source.position` when it fits the protocol's int32 (0 otherwise: informative)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31 else 0
+
+
+def _train_to_proto(t: Train, tm: pb.Train) -> None:
+    tm.MergeFrom(pb.Train(id=t.id, name=t.name, multiplier=t.multiplier, local=t.local,
+                          requires_token=t.requires_token, train_class=t.klass, by_hex=t.by_hex))
+    extra = dict(t.extra)
+    if "super" in extra:
+        tm.super_train = str(extra["super"])
+    if "diesel" in extra:
+        tm.diesel = bool(extra["diesel"])
+    if "type" in extra:
+        tm.type = str(extra["type"])
+    if t.unit == "none":
+        tm.distance.no_limit.SetInParent()
+        tm.distance.no_limit.distance = t.distance
+    elif t.unit == "express":
+        tm.distance.express.stops = t.distance
+    elif t.unit == "flood":
+        tm.distance.flood.SetInParent()
+    elif t.unit == "stops_by_type":
+        for r in t.rows:
+            row = tm.distance.stops_by_type.rows.add(kinds=list(r.kinds), pay=r.pay, visit=r.visit,
+                                                     multiplier=r.multiplier)
+            if r.multiplier == 0:  # `multiplier` reads 0 as 1: only `row_multiplier` carries it
+                row.row_multiplier = 0
+    elif t.unit == "hexes":
+        tm.distance.hexes = t.distance
+    elif t.distance >= UNLIMITED:
+        tm.distance.unlimited.SetInParent()
+    else:
+        tm.distance.stops = t.distance
+
+
+def _hex_to_proto(board: Board, hx: Hex, hm: pb.Hex) -> None:
+    hm.MergeFrom(pb.Hex(id=hx.id, tile=hx.tile, color=hx.color, framed=hx.framed, location=hx.location))
+    for e, other in hx.neighbors.items():
+        hm.neighbors[e] = other
+    for nid in hx.nodes:
+        _node_to_proto(board.nodes[nid], hm.nodes.add())
+    for pid in hx.paths:
+        p = board.paths[pid]
+        pm = hm.paths.add(id=p.id, track=p.track, terminal=p.terminal, ignore=p.ignore,
+                          ignore_gauge_walk=p.ignore_gauge_walk)
+        for end, target in ((p.a, pm.a), (p.b, pm.b)):
+            if end.is_edge:
+                target.edge = end.edge  # type: ignore[assignment]
+            else:
+                target.node = end.node  # type: ignore[assignment]
+        if p.lanes != ((1, 0), (1, 0)):
+            for w, i in p.lanes:
+                pm.lanes.add(width=w, index=i)
+
+
+def _node_to_proto(n: Node, nm: pb.Node) -> None:
+    nm.MergeFrom(pb.Node(id=n.id, kind=n.kind, revenue=n.revenue, visit_cost=n.visit_cost, route=n.route,
+                         groups=list(n.groups), slots=n.slots, blocks=n.blocks, terminal=n.terminal,
+                         tokened_by_company=n.tokened_by_company, sig=n.sig, train_class=n.klass,
+                         token_class=n.token_class, country=n.country, exchange_owner=n.exchange_owner))
+    nm.revenue_by_train.update(n.revenue_by_train)
+    if n.near_edge is not None:
+        if n.near_edge == int(n.near_edge):
+            nm.near_edge = int(n.near_edge)
+        else:  # a town between two edges
+            nm.near_edge_halves = int(n.near_edge * 2)
+    for tok in n.tokens:
+        slot = nm.tokens.add()
+        if tok is not None:
+            slot.token.CopyFrom(pb.Token(corp=tok.corp, status=tok.status, type=tok.type))
 
 
 def route_to_proto(route: PricedRoute) -> pb.Route:

@@ -347,6 +347,8 @@ def _source(snap: dict[str, Any]) -> dict[str, Any]:
             text(source[key], f"source.{key}", max_len=1000)
     if "action_id" in source:
         integer(source["action_id"], "source.action_id", 0, 2**62)
+    if "position" in source:
+        integer(source["position"], "source.position", 0, 2**31 - 1)
     return source
 
 

@@ -86,8 +86,16 @@ def _check_top(board: Board) -> None:
     action = board.source.get("action_id", 0)
     if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < 2**62:
         raise BoardError("source.action_id", "must be a whole number, 0 or more")
+    position = board.source.get("position", 0)
+    if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < 2**31:
+        raise BoardError("source.position", "must be a whole number in 0..2,147,483,647")
     for i, (hex_id, node_id) in enumerate(board.company_tokens):
         _check_texts(f"company.tokens[{i}]", {"hex": hex_id, "node": node_id})
+    homes = board.extra.get("company_home") or []
+    if len(homes) > MAX_HEXES:
+        raise BoardError("company.home", f"at most {MAX_HEXES:,} home hexes (limit)")
+    for i, home in enumerate(homes):
+        _check_id(home, f"company.home[{i}]")
     if isinstance(board.options.get("port_token", ""), str):
         _check_texts("options", {"port_token": board.options.get("port_token", "")})
 
@@ -118,6 +126,9 @@ def _check_node(board: Board, hid: str, nid: str) -> None:
     if len(node.groups) > MAX_GROUPS or any(not isinstance(g, str) or not g or len(g) > MAX_ID_LENGTH
                                             for g in node.groups):
         raise BoardError(f"{where}.groups", f"a list of at most {MAX_GROUPS} non-empty group names")
+    if len(set(node.groups)) < len(node.groups):
+        twice = next(g for i, g in enumerate(node.groups) if g in node.groups[:i])
+        raise BoardError(f"{where}.groups", f"group {twice!r} is listed twice (a node is in each revenue group once)")
     if node.near_edge is not None and not (0 <= node.near_edge <= 5.5 and float(node.near_edge * 2).is_integer()):
         raise BoardError(f"{where}.near_edge", f"must be an edge 0..5 or a half edge, got {node.near_edge!r}")
     if node.klass not in TRAIN_CLASSES or node.token_class not in TRAIN_CLASSES:

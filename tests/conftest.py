@@ -1,5 +1,10 @@
 """Shared fixtures: the corpus location, a real gRPC server on a free loopback port, and a real gRPC server
-with the HTTP side beside it (one service) on free loopback ports."""
+with the HTTP side beside it (one service) on free loopback ports.
+
+The tests read the shared corpus (`ROUTEMAX_CORPUS`, default `../shared/corpus`) and the stress set
+(`ROUTEMAX_STRESS`, default `stress` beside the corpus). When either is missing, the run stops before
+collection with one line saying where it looked and how to point the tests elsewhere.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +26,25 @@ from server.service import RouteService
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("ROUTEMAX_CORPUS", REPO.parent / "shared" / "corpus"))
+STRESS = Path(os.environ.get("ROUTEMAX_STRESS", CORPUS.parent / "stress"))
+
+
+def missing_data() -> str | None:
+    """Why the shared data cannot be read (one line), or None when the corpus and the stress set are there."""
+    if not (CORPUS / "FORMAT.md").is_file():
+        return (f"routemax tests: no shared corpus at {CORPUS} (no FORMAT.md there); put the corpus at "
+                f"../shared/corpus beside the checkout or set ROUTEMAX_CORPUS=/path/to/corpus")
+    if not any(STRESS.glob("*.jsonl.gz")):
+        return (f"routemax tests: no stress positions at {STRESS}; put them beside the corpus or set "
+                f"ROUTEMAX_STRESS=/path/to/stress")
+    return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Stop at once, before any test module reads the corpus, when the shared data is missing."""
+    why = missing_data()
+    if why is not None:
+        raise pytest.UsageError(why)
 
 
 @pytest.fixture(scope="session")

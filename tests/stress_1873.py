@@ -10,9 +10,10 @@ from typing import Any
 
 from solver.board import Board
 from solver.snapshot import board_from_snapshot
-from tests.stress_boards import REPO, sixteen_trains, stress_snapshots
+from tests.conftest import CORPUS
+from tests.stress_boards import sixteen_trains, stress_snapshots
 
-CORPUS_1873 = REPO.parent / "shared" / "corpus" / "1873"
+CORPUS_1873 = CORPUS / "1873"
 
 
 def railway_snapshots_1873() -> list[tuple[str, dict[str, Any]]]:

@@ -6,16 +6,14 @@ from __future__ import annotations
 import copy
 import gzip
 import json
-import os
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from solver.board import Board
 from solver.snapshot import board_from_snapshot
+from tests.conftest import STRESS
 
-REPO = Path(__file__).resolve().parent.parent
-STRESS = Path(os.environ.get("ROUTEMAX_STRESS", REPO.parent / "shared" / "stress"))
+__all__ = ["STRESS"]  # benchmarks read it from here
 
 
 @cache

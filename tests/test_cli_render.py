@@ -16,7 +16,7 @@ from server.main import main
 from solver.examples import EXAMPLES, example_path
 from solver.optimiser import solve
 from solver.snapshot import board_from_snapshot, read_positions
-from tests.conftest import CORPUS, REPO
+from tests.conftest import CORPUS, REPO, STRESS
 
 NS = "{http://www.w3.org/2000/svg}"
 EXAMPLE_NAMES = sorted({v: k for k, v in sorted(EXAMPLES.items()) if k != "default"}.values())
@@ -142,7 +142,7 @@ def test_a_bad_routes_file_names_the_field(payload: object, field: str, tmp_path
 
 
 def test_render_errors_name_the_field(tmp_path: Path, capsys) -> None:
-    stress = sorted((CORPUS.parent / "stress").glob("*.jsonl.gz"))[0]
+    stress = sorted(STRESS.glob("*.jsonl.gz"))[0]
     assert main(["render", str(stress), "--routes", "recorded", "-o", str(tmp_path / "s.svg")]) == 3  # bad input
     assert "recorded: null" in capsys.readouterr().err
     assert main(["render", "--example", "1830", "--position", "3"]) == 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,8 +27,8 @@ from solver.evaluator import evaluate
 from solver.results import ClaimedRoute
 from solver.snapshot import board_from_snapshot
 from tests.fuzz import corpus
-from tests.fuzz.checks import TALLY, assert_grpc_names_field, assert_names_field, model_key, write_tally
-from tests.fuzz.strategies import claimed_routes, mutated_position, random_board, raw_text
+from tests.fuzz.checks import TALLY, assert_grpc_names_field, assert_names_field, full_model, model_key, write_tally
+from tests.fuzz.strategies import claimed_routes, mutated_position, random_board, raw_text, regrouped_position
 from tests.fuzz.to_proto import board_from_raw
 
 SCALE = int(os.environ.get("ROUTEMAX_FUZZ_EXAMPLES", "0")) / 2000 or 1.0
@@ -64,15 +65,10 @@ def read_proto(msg: pb.Board) -> Board | BoardError:
 
 
 def assert_round_trip(board: Board) -> None:
-    """The parsed board, sent as a protobuf board, reads back the same."""
-    try:
-        msg = board_to_proto(board)
-    except BoardError as exc:  # the protocol cannot carry a town between two edges
-        assert exc.field.endswith(".near_edge")
-        TALLY["round trip: near_edge the protocol cannot carry"] += 1
-        return
+    """The parsed board, sent as a protobuf board, reads back the same (every board the reader accepts)."""
+    msg = board_to_proto(board)
     again = board_from_proto(pb.Board.FromString(msg.SerializeToString()))
-    assert model_key(again) == model_key(board)
+    assert full_model(again) == full_model(board)
 
 
 # -- the snapshot reader and the proto converter, in the library ------------------------------------------------------
@@ -101,6 +97,37 @@ def test_both_paths_reject_the_same_and_read_the_same(case: tuple[dict[str, Any]
     by_json, by_proto = read(raw), read_proto(msg)
     assert isinstance(by_json, Board) == isinstance(by_proto, Board), (how, by_json, by_proto)
     if isinstance(by_json, Board) and isinstance(by_proto, Board):
+        assert model_key(by_json) == model_key(by_proto), how
+
+
+GROUPS_FIELD = re.compile(r"\.nodes\[[^\]]+\]\.groups(\[\d+\])?$")
+
+
+def has_repeated_group(raw: dict[str, Any]) -> bool:
+    return any(len(set(n.get("groups", []))) < len(n.get("groups", []))
+               for hx in raw["hexes"] for n in hx.get("nodes", []))
+
+
+@examples(200)
+@given(regrouped_position(include_1873=False))
+def test_both_paths_read_odd_group_lists_alike(case: tuple[dict[str, Any], str]) -> None:
+    """Repeated, empty, blank, long and too many group names: the same answer on both paths, and a
+    repeated name is always refused naming that node's `groups`."""
+    raw, how = case
+    TALLY["examples: odd groups"] += 1
+    msg = board_from_raw(raw)
+    assert msg is not None, how
+    by_json, by_proto = read(raw), read_proto(msg)
+    if has_repeated_group(raw):
+        assert isinstance(by_json, BoardError), how
+        TALLY["odd groups: repeated name refused"] += 1
+    if isinstance(by_json, BoardError):
+        assert isinstance(by_proto, BoardError), how
+        # both name a groups field (with several odd nodes, each path may name another one first)
+        assert GROUPS_FIELD.search(by_json.field) and GROUPS_FIELD.search(by_proto.field), (by_json, by_proto)
+        assert by_proto.field.startswith("board.hexes["), by_proto
+    else:
+        assert isinstance(by_proto, Board), (how, by_proto)
         assert model_key(by_json) == model_key(by_proto), how
 
 
@@ -173,10 +200,7 @@ def assert_same_answer_both_ways(stub: Any, raw: dict[str, Any]) -> None:
     if by_json is None or not isinstance(board, Board):
         return
     TALLY["service: solved"] += 1
-    try:
-        msg = board_to_proto(board)
-    except BoardError:
-        return
+    msg = board_to_proto(board)
     by_proto = call(stub.Solve, pb.SolveRequest(board=msg, time_limit_s=20))
     assert by_proto is not None
     assert (by_proto.revenue, by_proto.status) == (by_json.revenue, by_json.status)
@@ -198,6 +222,14 @@ def test_service_solves_random_boards_the_same_both_ways(stub: Any, raw: dict[st
 def test_service_answers_mutated_boards_or_names_the_field(stub: Any, case: tuple[dict[str, Any], str]) -> None:
     raw, how = case
     TALLY["examples: service mutated boards"] += 1
+    assert_same_answer_both_ways(stub, raw)
+
+
+@examples(25)
+@given(regrouped_position(include_1873=False))
+def test_service_answers_odd_group_lists_or_names_the_field(stub: Any, case: tuple[dict[str, Any], str]) -> None:
+    raw, how = case
+    TALLY["examples: service odd groups"] += 1
     assert_same_answer_both_ways(stub, raw)
 
 

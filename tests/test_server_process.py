@@ -22,9 +22,8 @@ from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
 from server.app import SERVICE_NAME
 from solver.examples import example_path
-from tests.conftest import REPO
+from tests.conftest import REPO, STRESS
 
-STRESS = REPO.parent / "shared" / "stress"
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 SERVING = health_pb2.HealthCheckResponse.SERVING
 

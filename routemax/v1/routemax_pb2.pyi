@@ -166,7 +166,7 @@ class Slot(_message.Message):
     def __init__(self, token: _Optional[_Union[Token, _Mapping]] = ...) -> None: ...
 
 class Node(_message.Message):
-    __slots__ = ("id", "kind", "revenue", "revenue_by_train", "visit_cost", "route", "groups", "slots", "tokens", "blocks", "terminal", "tokened_by_company", "near_edge", "sig", "train_class", "token_class", "country", "exchange_owner")
+    __slots__ = ("id", "kind", "revenue", "revenue_by_train", "visit_cost", "route", "groups", "slots", "tokens", "blocks", "terminal", "tokened_by_company", "near_edge", "sig", "train_class", "token_class", "country", "exchange_owner", "near_edge_halves")
     class RevenueByTrainEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -192,6 +192,7 @@ class Node(_message.Message):
     TOKEN_CLASS_FIELD_NUMBER: _ClassVar[int]
     COUNTRY_FIELD_NUMBER: _ClassVar[int]
     EXCHANGE_OWNER_FIELD_NUMBER: _ClassVar[int]
+    NEAR_EDGE_HALVES_FIELD_NUMBER: _ClassVar[int]
     id: str
     kind: str
     revenue: int
@@ -210,7 +211,8 @@ class Node(_message.Message):
     token_class: str
     country: str
     exchange_owner: str
-    def __init__(self, id: _Optional[str] = ..., kind: _Optional[str] = ..., revenue: _Optional[int] = ..., revenue_by_train: _Optional[_Mapping[str, int]] = ..., visit_cost: _Optional[int] = ..., route: _Optional[str] = ..., groups: _Optional[_Iterable[str]] = ..., slots: _Optional[int] = ..., tokens: _Optional[_Iterable[_Union[Slot, _Mapping]]] = ..., blocks: _Optional[bool] = ..., terminal: _Optional[bool] = ..., tokened_by_company: _Optional[bool] = ..., near_edge: _Optional[int] = ..., sig: _Optional[str] = ..., train_class: _Optional[str] = ..., token_class: _Optional[str] = ..., country: _Optional[str] = ..., exchange_owner: _Optional[str] = ...) -> None: ...
+    near_edge_halves: int
+    def __init__(self, id: _Optional[str] = ..., kind: _Optional[str] = ..., revenue: _Optional[int] = ..., revenue_by_train: _Optional[_Mapping[str, int]] = ..., visit_cost: _Optional[int] = ..., route: _Optional[str] = ..., groups: _Optional[_Iterable[str]] = ..., slots: _Optional[int] = ..., tokens: _Optional[_Iterable[_Union[Slot, _Mapping]]] = ..., blocks: _Optional[bool] = ..., terminal: _Optional[bool] = ..., tokened_by_company: _Optional[bool] = ..., near_edge: _Optional[int] = ..., sig: _Optional[str] = ..., train_class: _Optional[str] = ..., token_class: _Optional[str] = ..., country: _Optional[str] = ..., exchange_owner: _Optional[str] = ..., near_edge_halves: _Optional[int] = ...) -> None: ...
 
 class Hex(_message.Message):
     __slots__ = ("id", "neighbors", "nodes", "paths", "tile", "color", "framed", "location")
@@ -258,16 +260,18 @@ class PlacedToken(_message.Message):
     def __init__(self, hex: _Optional[str] = ..., node: _Optional[str] = ..., status: _Optional[str] = ...) -> None: ...
 
 class Company(_message.Message):
-    __slots__ = ("id", "name", "tokens", "type")
+    __slots__ = ("id", "name", "tokens", "type", "home")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     TOKENS_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
+    HOME_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     tokens: _containers.RepeatedCompositeFieldContainer[PlacedToken]
     type: str
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., tokens: _Optional[_Iterable[_Union[PlacedToken, _Mapping]]] = ..., type: _Optional[str] = ...) -> None: ...
+    home: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., tokens: _Optional[_Iterable[_Union[PlacedToken, _Mapping]]] = ..., type: _Optional[str] = ..., home: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class DistanceRow(_message.Message):
     __slots__ = ("kinds", "pay", "visit", "multiplier", "row_multiplier")
@@ -303,24 +307,32 @@ class Flood(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class NoLimit(_message.Message):
+    __slots__ = ("distance",)
+    DISTANCE_FIELD_NUMBER: _ClassVar[int]
+    distance: int
+    def __init__(self, distance: _Optional[int] = ...) -> None: ...
+
 class Distance(_message.Message):
-    __slots__ = ("stops", "stops_by_type", "hexes", "unlimited", "express", "flood")
+    __slots__ = ("stops", "stops_by_type", "hexes", "unlimited", "express", "flood", "no_limit")
     STOPS_FIELD_NUMBER: _ClassVar[int]
     STOPS_BY_TYPE_FIELD_NUMBER: _ClassVar[int]
     HEXES_FIELD_NUMBER: _ClassVar[int]
     UNLIMITED_FIELD_NUMBER: _ClassVar[int]
     EXPRESS_FIELD_NUMBER: _ClassVar[int]
     FLOOD_FIELD_NUMBER: _ClassVar[int]
+    NO_LIMIT_FIELD_NUMBER: _ClassVar[int]
     stops: int
     stops_by_type: StopsByType
     hexes: int
     unlimited: Unlimited
     express: Express
     flood: Flood
-    def __init__(self, stops: _Optional[int] = ..., stops_by_type: _Optional[_Union[StopsByType, _Mapping]] = ..., hexes: _Optional[int] = ..., unlimited: _Optional[_Union[Unlimited, _Mapping]] = ..., express: _Optional[_Union[Express, _Mapping]] = ..., flood: _Optional[_Union[Flood, _Mapping]] = ...) -> None: ...
+    no_limit: NoLimit
+    def __init__(self, stops: _Optional[int] = ..., stops_by_type: _Optional[_Union[StopsByType, _Mapping]] = ..., hexes: _Optional[int] = ..., unlimited: _Optional[_Union[Unlimited, _Mapping]] = ..., express: _Optional[_Union[Express, _Mapping]] = ..., flood: _Optional[_Union[Flood, _Mapping]] = ..., no_limit: _Optional[_Union[NoLimit, _Mapping]] = ...) -> None: ...
 
 class Train(_message.Message):
-    __slots__ = ("id", "name", "distance", "multiplier", "local", "requires_token", "train_class", "by_hex")
+    __slots__ = ("id", "name", "distance", "multiplier", "local", "requires_token", "train_class", "by_hex", "super_train", "diesel", "type")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     DISTANCE_FIELD_NUMBER: _ClassVar[int]
@@ -329,6 +341,9 @@ class Train(_message.Message):
     REQUIRES_TOKEN_FIELD_NUMBER: _ClassVar[int]
     TRAIN_CLASS_FIELD_NUMBER: _ClassVar[int]
     BY_HEX_FIELD_NUMBER: _ClassVar[int]
+    SUPER_TRAIN_FIELD_NUMBER: _ClassVar[int]
+    DIESEL_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     distance: Distance
@@ -337,7 +352,10 @@ class Train(_message.Message):
     requires_token: bool
     train_class: str
     by_hex: bool
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., distance: _Optional[_Union[Distance, _Mapping]] = ..., multiplier: _Optional[int] = ..., local: _Optional[bool] = ..., requires_token: _Optional[bool] = ..., train_class: _Optional[str] = ..., by_hex: _Optional[bool] = ...) -> None: ...
+    super_train: str
+    diesel: bool
+    type: str
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., distance: _Optional[_Union[Distance, _Mapping]] = ..., multiplier: _Optional[int] = ..., local: _Optional[bool] = ..., requires_token: _Optional[bool] = ..., train_class: _Optional[str] = ..., by_hex: _Optional[bool] = ..., super_train: _Optional[str] = ..., diesel: _Optional[bool] = ..., type: _Optional[str] = ...) -> None: ...
 
 class RulesOptions(_message.Message):
     __slots__ = ("location_bonus", "towns_plus_10", "port_token", "port_token_own", "classes_share_track")
@@ -652,7 +670,7 @@ class Factory(_message.Message):
     def __init__(self, hex: _Optional[str] = ..., name: _Optional[str] = ..., revenue: _Optional[int] = ...) -> None: ...
 
 class Harzbahn1873(_message.Message):
-    __slots__ = ("super_trains", "concession_routes", "home_hexes", "mines", "factories", "terminus_nodes", "diesel_terminus_nodes", "diesel_connected_nodes", "diesel_pool", "is_qlb", "qlb_bonus", "maintenance", "stop_revenue", "diesel_stop_revenue")
+    __slots__ = ("super_trains", "concession_routes", "home_hexes", "mines", "factories", "terminus_nodes", "diesel_terminus_nodes", "diesel_connected_nodes", "diesel_pool", "is_qlb", "qlb_bonus", "maintenance", "stop_revenue", "diesel_stop_revenue", "concession_route_hexes", "hw_bonus")
     SUPER_TRAINS_FIELD_NUMBER: _ClassVar[int]
     CONCESSION_ROUTES_FIELD_NUMBER: _ClassVar[int]
     HOME_HEXES_FIELD_NUMBER: _ClassVar[int]
@@ -667,6 +685,8 @@ class Harzbahn1873(_message.Message):
     MAINTENANCE_FIELD_NUMBER: _ClassVar[int]
     STOP_REVENUE_FIELD_NUMBER: _ClassVar[int]
     DIESEL_STOP_REVENUE_FIELD_NUMBER: _ClassVar[int]
+    CONCESSION_ROUTE_HEXES_FIELD_NUMBER: _ClassVar[int]
+    HW_BONUS_FIELD_NUMBER: _ClassVar[int]
     super_trains: _containers.RepeatedCompositeFieldContainer[SuperTrain]
     concession_routes: _containers.RepeatedCompositeFieldContainer[HexSet]
     home_hexes: _containers.RepeatedScalarFieldContainer[str]
@@ -681,7 +701,9 @@ class Harzbahn1873(_message.Message):
     maintenance: int
     stop_revenue: int
     diesel_stop_revenue: int
-    def __init__(self, super_trains: _Optional[_Iterable[_Union[SuperTrain, _Mapping]]] = ..., concession_routes: _Optional[_Iterable[_Union[HexSet, _Mapping]]] = ..., home_hexes: _Optional[_Iterable[str]] = ..., mines: _Optional[_Iterable[_Union[Mine, _Mapping]]] = ..., factories: _Optional[_Iterable[_Union[Factory, _Mapping]]] = ..., terminus_nodes: _Optional[_Iterable[str]] = ..., diesel_terminus_nodes: _Optional[_Iterable[str]] = ..., diesel_connected_nodes: _Optional[_Iterable[str]] = ..., diesel_pool: _Optional[_Iterable[str]] = ..., is_qlb: _Optional[bool] = ..., qlb_bonus: _Optional[int] = ..., maintenance: _Optional[int] = ..., stop_revenue: _Optional[int] = ..., diesel_stop_revenue: _Optional[int] = ...) -> None: ...
+    concession_route_hexes: _containers.RepeatedScalarFieldContainer[str]
+    hw_bonus: int
+    def __init__(self, super_trains: _Optional[_Iterable[_Union[SuperTrain, _Mapping]]] = ..., concession_routes: _Optional[_Iterable[_Union[HexSet, _Mapping]]] = ..., home_hexes: _Optional[_Iterable[str]] = ..., mines: _Optional[_Iterable[_Union[Mine, _Mapping]]] = ..., factories: _Optional[_Iterable[_Union[Factory, _Mapping]]] = ..., terminus_nodes: _Optional[_Iterable[str]] = ..., diesel_terminus_nodes: _Optional[_Iterable[str]] = ..., diesel_connected_nodes: _Optional[_Iterable[str]] = ..., diesel_pool: _Optional[_Iterable[str]] = ..., is_qlb: _Optional[bool] = ..., qlb_bonus: _Optional[int] = ..., maintenance: _Optional[int] = ..., stop_revenue: _Optional[int] = ..., diesel_stop_revenue: _Optional[int] = ..., concession_route_hexes: _Optional[_Iterable[str]] = ..., hw_bonus: _Optional[int] = ...) -> None: ...
 
 class RunSummary(_message.Message):
     __slots__ = ("routes_serviced", "routes_possible", "maintenance", "qlb_bonus", "net_revenue", "tokens")

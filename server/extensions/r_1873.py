@@ -25,13 +25,15 @@ def apply_extension(msg: pb.Harzbahn1873, board: Board) -> None:
     board.extra["super_trains"] = [
         {"id": t.id, "name": t.name, "distance": t.distance, "diesel": t.diesel, "subtrains": list(t.subtrains),
          "maintenance": t.maintenance} for t in msg.super_trains]
-    board.extra["company_home"] = list(msg.home_hexes)
+    board.extra["company_home"] = list(msg.home_hexes) or board.extra.get("company_home", [])
     diesel = next((t for t in msg.super_trains if t.diesel), None)
     allocated = list(diesel.subtrains) if diesel else []
     board.extra["h1873"] = {
-        "constants": {"STOP_REVENUE": msg.stop_revenue or 10, "DIESEL_STOP_REVENUE": msg.diesel_stop_revenue or 10},
+        "constants": {"STOP_REVENUE": msg.stop_revenue or 10, "DIESEL_STOP_REVENUE": msg.diesel_stop_revenue or 10,
+                      "HW_BONUS": msg.hw_bonus if msg.HasField("hw_bonus") else 50},
         "is_qlb": msg.is_qlb, "qlb_bonus": msg.qlb_bonus, "company_maintenance": msg.maintenance,
-        "concession": {"routes": [list(r.hexes) for r in msg.concession_routes]},
+        "concession": {"routes": [list(r.hexes) for r in msg.concession_routes],
+                       "route_hexes": list(msg.concession_route_hexes)},
         "diesel": {"allocated_subtrains": allocated,
                    "next_pool_ids": [t for t in msg.diesel_pool if t not in allocated]},
         "mines": [{"id": m.id, "name": m.name, "hex": m.hex, "open": m.open, "connected": m.connected,
@@ -63,22 +65,31 @@ def extension_from_board(board: Board) -> pb.Harzbahn1873:
         home_hexes=list(board.extra.get("company_home") or []),
         diesel_pool=list(diesel.get("allocated_subtrains", [])) + list(diesel.get("next_pool_ids", [])))
     for t in board.extra.get("super_trains", []):
-        msg.super_trains.add(id=t["id"], name=t.get("name", ""), distance=int(t.get("distance", 0)),
+        msg.super_trains.add(id=t["id"], name=t.get("name", t["id"]), distance=int(t.get("distance", 0)),
                              diesel=bool(t.get("diesel")), subtrains=list(t.get("subtrains", [])),
                              maintenance=int(t.get("maintenance", 0)))
-    for r in (data.get("concession") or {}).get("routes", []):
+    concession = data.get("concession") or {}
+    for r in concession.get("routes", []):
         msg.concession_routes.add(hexes=list(r))
-    mines_by_hex = {m.get("hex"): m for m in data.get("mines", [])}
+    msg.concession_route_hexes.extend(concession.get("route_hexes", []))
+    if "HW_BONUS" in consts:
+        msg.hw_bonus = int(consts["HW_BONUS"])
+    rows = data.get("mines", [])
+    mines_by_hex = {m.get("hex"): m for m in rows}
+    order = {m.get("hex"): i for i, m in enumerate(rows)}  # the snapshot's order of the mines
+    mines = []
     for hx in board.hexes.values():
         h = hx.extra.get("h1873") or {}
         if h.get("mine"):
             m = mines_by_hex.get(hx.id, {})
-            msg.mines.add(id=str(h["mine"]), hex=hx.id, open=bool(h.get("mine_open")),
-                          multiplier=int(h.get("mine_multiplier", 0)), name=m.get("name", ""),
-                          connected=bool(m.get("connected")), machine_revenue=m.get("machine_revenue", []),
-                          switcher_revenue=m.get("switcher_revenue", []))
+            mines.append(pb.Mine(id=str(h["mine"]), hex=hx.id, open=bool(h.get("mine_open")),
+                                 multiplier=int(h.get("mine_multiplier", 0)), name=m.get("name", ""),
+                                 connected=bool(m.get("connected")), machine_revenue=m.get("machine_revenue", []),
+                                 switcher_revenue=m.get("switcher_revenue", []), owner=str(m.get("owner", "")),
+                                 vor_harzer=bool(m.get("vor_harzer"))))
         if h.get("factory"):
             msg.factories.add(hex=hx.id, name=str(h["factory"]), revenue=int(h.get("factory_revenue", 0)))
+    msg.mines.extend(sorted(mines, key=lambda mine: order.get(mine.hex, len(order))))
     for node in board.nodes.values():
         h = node.extra.get("h1873") or {}
         if h.get("terminus"):

@@ -49,6 +49,33 @@ def model_key(board: Board) -> dict[str, Any]:
             "hexes": hexes, "nodes": nodes, "paths": board.paths}
 
 
+def full_model(board: Board) -> dict[str, Any]:
+    """Everything a board model says, comparable across the two input paths: `model_key` plus the trains
+    exactly (unit, distance and 1873 fields), the company's home hexes, the drawing axes, the `source`
+    fields the protocol carries, and the 1873 data as the 1873 rules read it (its view)."""
+    from solver.rulesets.r_1873.view import harzbahn
+
+    key = model_key(board)
+    key["trains"] = list(board.trains)
+    key["nodes"] = {nid: vars(n) for nid, n in board.nodes.items()} if board.ruleset != "1873" else key["nodes"]
+    key["hex_extra"] = {h.id: h.extra for h in board.hexes.values()} if board.ruleset != "1873" else None
+    src = board.source
+    key["source"] = (str(src.get("title", "")), str(src.get("fixture", "")), src.get("action_id", 0),
+                     src.get("position", 0))
+    key["home"] = list(board.extra.get("company_home") or [])
+    key["axes"] = board.extra.get("axes")
+    key["extra"] = (_view_1873(harzbahn(board)) if board.ruleset == "1873"
+                    else {k: v for k, v in board.extra.items() if k not in ("company_home", "axes")})
+    return key
+
+
+def _view_1873(view: Any) -> dict[str, Any]:
+    """The 1873 view but its `mines` rows: they are only checked, and the protocol builds them from the
+    hexes' mine data (`mine_multiplier`, compared here), so a snapshot whose rows and hexes disagree
+    cannot be sent as it is."""
+    return {k: v for k, v in vars(view).items() if k != "mines"}
+
+
 def write_tally() -> None:
     """The tally of this run, printed and (with ROUTEMAX_FUZZ_REPORT=file) written as JSON."""
     if not TALLY:

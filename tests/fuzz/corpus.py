@@ -9,9 +9,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, STRESS
 
-STRESS = CORPUS.parent / "stress"
 # (file, line): small and varied; each a real snapshot
 SAMPLE = (
     ("18GA/18GA_game_end_bankrupt.jsonl.gz", 5),  # generic, list trains

@@ -78,15 +78,15 @@ def apply(raw: Any, path: tuple[Key, ...], value: Any) -> None:
 
 
 @st.composite
-def mutated_position(draw: st.DrawFn, include_1873: bool = True) -> tuple[dict[str, Any], str]:
-    """A real position with one to three fields mutated; also how (for the tally)."""
+def mutated_position(draw: st.DrawFn, include_1873: bool = True, max_mutations: int = 3) -> tuple[dict[str, Any], str]:
+    """A real position with one to `max_mutations` fields mutated (none with 0); also how (for the tally)."""
     choices = [i for i in range(corpus.count()) if include_1873 or "1873" not in json.dumps(
         corpus.position(i)["source"].get("title", ""))]
     i = draw(st.sampled_from(choices))
     raw = corpus.position(i)
     groups = patterns_of(i)
-    labels = []
-    for _ in range(draw(st.integers(1, 3))):
+    labels: list[str] = []
+    for _ in range(draw(st.integers(min(1, max_mutations), max_mutations))):
         pat = draw(st.sampled_from(sorted(groups)))
         path = draw(st.sampled_from(groups[pat]))
         kind = draw(st.sampled_from(sorted(MUTATIONS)))
@@ -97,6 +97,36 @@ def mutated_position(draw: st.DrawFn, include_1873: bool = True) -> tuple[dict[s
         labels.append(f"{kind}@{pat}")
         if not draw(st.booleans()):
             break
+    return raw, "; ".join(labels)
+
+
+# Revenue group lists, odd ones first: repeats, empty names, case, blanks, long names, more than the limit.
+GROUP_NAMES = ("E", "W", "e", "", " ", "x" * 250)
+odd_groups = st.one_of(
+    st.lists(st.sampled_from(("E", "W")), min_size=2, max_size=4),  # mostly with a repeat
+    st.lists(st.sampled_from(GROUP_NAMES), max_size=5),
+    st.integers(1, 3).map(lambda n: ["E"] * n),
+    st.integers(15, 18).map(lambda n: [f"G{i}" for i in range(n)]),
+)
+
+
+def node_paths(raw: dict[str, Any]) -> list[tuple[Key, ...]]:
+    """The path of every node of a raw snapshot."""
+    return [("hexes", i, "nodes", j) for i, hx in enumerate(raw.get("hexes", []))
+            for j, _ in enumerate(hx.get("nodes", []) if isinstance(hx, dict) else [])]
+
+
+@st.composite
+def regrouped_position(draw: st.DrawFn, include_1873: bool = True) -> tuple[dict[str, Any], str]:
+    """A real position with one to three nodes given odd `groups` lists (repeated names among them)."""
+    raw, how = draw(mutated_position(include_1873=include_1873, max_mutations=0))
+    nodes = node_paths(raw)
+    labels = []
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(nodes))
+        groups = draw(odd_groups)
+        apply(raw, path + ("groups",), groups)
+        labels.append(f"groups={groups[:4]}@hexes[*].nodes[*].groups")
     return raw, "; ".join(labels)
 
 
@@ -120,6 +150,8 @@ def random_board(draw: st.DrawFn) -> dict[str, Any]:
             nid = f"{hid}.{kind}0"
             node: dict[str, Any] = {"id": nid, "kind": kind, "revenue": draw(st.integers(0, 10)) * 10,
                                     "blocks": kind == "offboard", "terminal": kind == "offboard"}
+            if draw(st.integers(0, 2)) == 0:  # revenue groups, sometimes with a name repeated
+                node["groups"] = draw(st.lists(st.sampled_from(("E", "W")), min_size=1, max_size=3))
             if kind == "city":
                 node.update(slots=1, tokens=[None], tokened_by_company=False)
                 cities.append(node)

@@ -49,6 +49,10 @@ def _list(v: Any) -> list[Any]:
     return v
 
 
+def _not_carried() -> Any:
+    raise NotCarried
+
+
 def _get(raw: dict[str, Any], key: str, default: Any) -> Any:
     if key in raw and raw[key] is None:
         raise NotCarried
@@ -83,8 +87,11 @@ def _node(raw: dict[str, Any], msg: pb.Node) -> None:
                                          type=_str(_get(t, "type", ""))))
     for key in ("blocks", "terminal", "tokened_by_company"):
         setattr(msg, key, _bool(_get(raw, key, False)))
-    if raw.get("near_edge") is not None:
-        msg.near_edge = _int(raw["near_edge"])
+    edge = raw.get("near_edge")
+    if isinstance(edge, float) and (edge * 2).is_integer() and edge != int(edge):
+        msg.near_edge_halves = _int(int(edge * 2))  # a town between two edges
+    elif edge is not None:
+        msg.near_edge = _int(int(edge) if isinstance(edge, float) and edge.is_integer() else edge)
     for key, field in (("sig", "sig"), ("class", "train_class"), ("token_class", "token_class"),
                        ("country", "country"), ("exchange_owner", "exchange_owner")):
         setattr(msg, field, _str(_get(raw, key, "")))
@@ -112,9 +119,13 @@ def _path(raw: dict[str, Any], msg: pb.Path) -> None:
 
 def _train(raw: dict[str, Any], msg: pb.Train) -> None:
     raw = _obj(raw)
-    if {"super", "diesel", "type"} & set(raw):
-        raise NotCarried  # 1873 train fields
     msg.id, msg.name = _str(_get(raw, "id", "")), _str(_get(raw, "name", ""))
+    if "super" in raw:
+        msg.super_train = _str(raw["super"]) or _not_carried()  # "" reads as absent
+    if "diesel" in raw:
+        msg.diesel = _bool(raw["diesel"])
+    if "type" in raw:
+        msg.type = _str(raw["type"]) or _not_carried()
     unit, dist = _str(_get(raw, "distance_unit", "stops")), _get(raw, "distance", None)
     if unit == "stops_by_type":
         for r in _list(dist):
@@ -130,6 +141,9 @@ def _train(raw: dict[str, Any], msg: pb.Train) -> None:
         setattr(msg.distance, unit, _int(dist))
     elif unit == "express":
         msg.distance.express.stops = _int(dist)
+    elif unit == "none":
+        msg.distance.no_limit.SetInParent()
+        msg.distance.no_limit.distance = _int(dist)
     else:
         raise NotCarried
     msg.multiplier = _int(_get(raw, "multiplier", 1), zero_ok=False)
@@ -156,9 +170,8 @@ def _board(raw: dict[str, Any]) -> pb.Board:
     company = _obj(_get(raw, "company", {}))
     msg.company.id, msg.company.type = _str(_get(company, "id", "")), _str(_get(company, "type", ""))
     home = company.get("home")
-    homes = [home] if isinstance(home, str) else home if isinstance(home, list) else [None]
-    if home is not None and not (homes and all(isinstance(h, str) and 0 < len(h) <= 200 for h in homes)):
-        raise NotCarried  # the protocol carries homes only in the 1873 extension
+    if home is not None:
+        msg.company.home.extend(_str(h) for h in ([home] if isinstance(home, str) else _list(home)))
     for t in _list(_get(company, "tokens", [])):
         t = _obj(t)
         msg.company.tokens.add(hex=_str(_get(t, "hex", "")), node=_str(_get(t, "node", "")))
@@ -166,6 +179,8 @@ def _board(raw: dict[str, Any]) -> pb.Board:
     msg.source.title, msg.source.fixture = _str(_get(source, "title", "")), _str(_get(source, "fixture", ""))
     if "action_id" in source:
         msg.source.action_id = _int(_get(source, "action_id", 0))
+    if "position" in source:
+        msg.source.position = _int(_get(source, "position", 0))
     if "axes" in raw:
         axes = _obj(_get(raw, "axes", {}))
         if set(axes) != {"x", "y"}:
