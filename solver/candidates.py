@@ -498,10 +498,11 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
     shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel)
     builder = _Builder(board, graph, classes, shapes, pricer)
-    plain, node_rev = builder.plain, builder.node_rev
-    # one train whose every stop pays: a route whose stops plus the largest bonuses cannot beat the
-    # best so far is dropped before it is priced
-    lone_table = node_rev[0] if best_only and len(classes) == 1 and plain[0] else None
+    node_rev = builder.node_rev
+    # one train: a route whose stops (for a list train, its best-paying stops) plus the largest bonuses
+    # cannot beat the best so far is dropped before it is priced
+    lone = best_only and len(classes) == 1
+    lone_table = node_rev[0] if lone and builder.plain[0] else None
     options: list[tuple[int, int, int]] = []  # lazily: (upper bound, shape, class)
     use_lazy = lazy is not None and not best_only and len(shapes) * len(classes) >= LAZY_FROM
     for k, (nodes_, _legs, _mask, _crossings, _cost, _token) in enumerate(shapes):
@@ -513,6 +514,8 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
         if lone_table is not None:
             if sum(map(lone_table.__getitem__, nodes_)) + builder.bonus_cap(0, len(nodes_)) <= best:
                 continue
+        elif lone and best > 0 and builder.upper(k, 0) <= best:
+            continue
         fitting = builder.fitting(k)
         if use_lazy:
             options.extend((builder.upper(k, ci), k, ci) for ci in fitting)

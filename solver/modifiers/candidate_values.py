@@ -30,7 +30,15 @@ from solver.modifiers.model import (
     RequiredRoute,
     StopBonus,
 )
-from solver.modifiers.route_value import RouteMods, RouteValue, TrainMods, path_hexes_of, route_mods, route_value
+from solver.modifiers.route_value import (
+    RouteMods,
+    RouteValue,
+    TrainMods,
+    path_hexes_of,
+    route_mods,
+    route_value,
+    rule_findings,
+)
 
 EVERY_STOP_PAYS = ("stops", "hexes", "none")  # units whose routes pay every visited stop (no subset chosen)
 OWN = (STOP_REVENUE, MINUS_STOP_REVENUE)  # values that are the stop's own revenue
@@ -70,6 +78,17 @@ def _symmetric_list(train: Train, n_stops: int) -> bool:
         return False
     kinds = [k for r in train.rows for k in r.kinds]
     return len(kinds) == len(set(kinds))
+
+
+def _every_stop_value(tm: TrainMods, stops: Sequence[Node], paid: Sequence[int], hexes: Sequence[str]) -> RouteValue:
+    """`route_value` for a train on which every stop pays what `paid` says (no paying subset to choose):
+    the bonus and subsidy lines and the route rules on the stops as they are."""
+    entries = list(zip(stops, paid))
+    b = tm.bonuses
+    lines = b.lines(entries, entries, hexes) if b is not None and b.has_revenue else []
+    subsidy = sum(x.amount for x in b.subsidy_lines(entries, entries, hexes)) if b is not None and b.has_subsidy else 0
+    findings = rule_findings(tm.rules, stops, stops, hexes) if tm.rules else []
+    return RouteValue(list(paid), lines, subsidy, findings, [n.id for n in stops])
 
 
 def _counted_matters(tm: TrainMods) -> bool:
@@ -179,14 +198,17 @@ class CandidatePricer:
         stops = [self.board.nodes[n] for n in nodes]
         if tm.plain:
             return self._price_plain(d, train, nodes, stops, paid)
-        hexes = path_hexes_of(legs, stops)
-        ahead = route_value(self.board, train, nodes, self.mods, hexes)
+        hexes = path_hexes_of(legs, stops) if tm.uses_path else ()
+        every = paid is not None and train.unit in EVERY_STOP_PAYS and tm.counted_stops is None
+        ahead = _every_stop_value(tm, stops, paid, hexes) if every else \
+            route_value(self.board, train, nodes, self.mods, hexes)
         free = (d.order_free or self._route_order_free(d, stops, hexes)) and not tm.candidate_rules
         if free and (train.unit in EVERY_STOP_PAYS or (not _counted_matters(tm) and (
                 tm.counted_stops is not None or _symmetric_list(train, len(stops))))):
             # every stop (or a subset worth the same) pays either way, and so do the bonuses and rules
             return ILLEGAL if ahead.findings else (*self._values(ahead)[:1], False, self._values(ahead)[1])
-        back = route_value(self.board, train, nodes[::-1], self.mods, hexes[::-1])
+        back = _every_stop_value(tm, stops[::-1], paid[::-1], hexes[::-1]) if every and paid is not None else \
+            route_value(self.board, train, nodes[::-1], self.mods, hexes[::-1])
         legal = [(v, rev) for v, rev in ((ahead, False), (back, True)) if not v.findings]
         if not legal:
             return ILLEGAL

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import combinations
+from itertools import chain, combinations
 
 from solver.board import Board, DistanceRow, Node, Train
 from solver.limits import MAX_SUBSET_SEARCH
@@ -216,6 +216,11 @@ class TrainMods:
     @cached_property
     def candidate_rules(self) -> tuple[RouteRule, ...]:
         return tuple(r for r in self.rules if r.scope == "candidates")
+
+    @cached_property
+    def uses_path(self) -> bool:
+        """Whether a bonus or a rule reads the route's path hexes."""
+        return (self.bonuses is not None and self.bonuses.uses_path) or any(r.scope == "path_hexes" for r in self.rules)
 
     @property
     def plain(self) -> bool:
@@ -447,8 +452,9 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
 def path_hexes_of(legs: Sequence, stops: Sequence[Node] = ()) -> tuple[str, ...]:
     """The route's path hexes: the distinct hexes of its legs' paths in route order (a route with no
     legs: its stops' hexes)."""
-    out = dict.fromkeys(h for leg in legs for h in leg.hexes) if legs else dict.fromkeys(n.hex for n in stops)
-    return tuple(out)
+    if not legs:
+        return tuple(dict.fromkeys(n.hex for n in stops))
+    return tuple(dict.fromkeys(chain.from_iterable(leg.hexes for leg in legs)))
 
 
 def route_value(board: Board, train: Train, node_ids: Sequence[str], mods: RouteMods | None = None,
