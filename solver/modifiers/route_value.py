@@ -425,17 +425,19 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
         picks: list[tuple[int, ...]] = [()]
     elif places < 0:
         picks = []
-    else:
-        picks = list(combinations(optional, places)) if len(optional) >= places else [tuple(optional)]
-        if not any(has_token_for(train, nodes[i]) for i in mandatory):
-            picks = [p for p in picks if any(has_token_for(train, nodes[i]) for i in p)]
-
     row_by_kind: dict[str, DistanceRow] = {}
     for r in reversed(train.rows):  # each kind's first row
         row_by_kind.update((k, r) for k in r.kinds)
 
     def row_of(n: Node) -> DistanceRow | None:
         return row_by_kind.get(n.kind)
+
+    if not exact and places >= 0:
+        if not s.mods.candidate_rules and len(optional) > places:
+            optional = _worth_picking(s, optional, places, row_of)
+        picks = list(combinations(optional, places)) if len(optional) >= places else [tuple(optional)]
+        if not any(has_token_for(train, nodes[i]) for i in mandatory):
+            picks = [p for p in picks if any(has_token_for(train, nodes[i]) for i in p)]
 
     best: tuple[dict[int, int], int] | None = None
     for pick in picks:
@@ -447,6 +449,22 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
     if best is None or (not exact and best[1] <= 0):
         return None
     return best
+
+
+def _worth_picking(s: _Search, optional: list[int], places: int,
+                   row_of: Callable[[Node], DistanceRow | None]) -> list[int]:
+    """The optional stops a best pick can hold: every stop a bonus or the token rule may care about, and
+    of the others (which add only their pay) the `places` best-paying, the earlier first on ties. Any
+    other stop is beaten by one of those at no loss, and never first in combination order on a tie."""
+    b = s.mods.bonuses
+    relevant = [i for i in optional if has_token_for(s.train, s.nodes[i])
+                or (b is not None and (s.nodes[i].hex in b.hexes or s.nodes[i].id in b.node_ids))]
+    if b is not None and b.uses_path:
+        return optional
+    plain = [i for i in optional if i not in set(relevant)]
+    best = sorted(plain, key=lambda i: (-s.pay(s.nodes[i], row_of(s.nodes[i])), i))[:places]
+    keep = set(relevant) | set(best)
+    return [i for i in optional if i in keep]
 
 
 def path_hexes_of(legs: Sequence, stops: Sequence[Node] = ()) -> tuple[str, ...]:
