@@ -110,19 +110,6 @@ def _choice(raw: dict[str, Any], key: str, where: str, options: tuple[str, ...],
     return value
 
 
-def _trains(raw: dict[str, Any], where: str) -> tuple[str, ...] | None:
-    """The `trains` field: train names the modifier applies to (absent: every train)."""
-    if "trains" not in raw:
-        return None
-    value = raw["trains"]
-    if not isinstance(value, list) or len(value) > MAX_HEXES:
-        raise BoardError(f"{where}.trains", f"must be a list of train names, got {kind_of(value)}")
-    for i, name in enumerate(value):
-        if not isinstance(name, str) or not name or len(name) > MAX_ID_LENGTH:
-            raise BoardError(f"{where}.trains[{i}]", f"must be a train name, got {kind_of(name)}")
-    return tuple(value)
-
-
 def _str_list(raw: dict[str, Any], key: str, where: str, what: str) -> tuple[str, ...] | None:
     """An optional list of ids (absent: None; `[]` stays empty)."""
     if key not in raw:
@@ -134,6 +121,11 @@ def _str_list(raw: dict[str, Any], key: str, where: str, what: str) -> tuple[str
         if not isinstance(h, str) or not h or len(h) > MAX_ID_LENGTH:
             raise BoardError(f"{where}.{key}[{i}]", f"must be a {what[:-1]}, got {kind_of(h)}")
     return tuple(value)
+
+
+def _trains(raw: dict[str, Any], where: str) -> tuple[str, ...] | None:
+    """The `trains` field: train names the modifier applies to (absent: every train)."""
+    return _str_list(raw, "trains", where, "train names")
 
 
 def _stop_bonus(raw: dict[str, Any], where: str) -> StopBonus:
