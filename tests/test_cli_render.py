@@ -17,10 +17,10 @@ from solver.examples import EXAMPLES, example_path
 from solver.optimiser import solve
 from solver.snapshot import board_from_snapshot, read_positions
 from tests.conftest import CORPUS, REPO, STRESS
+from tests.corpus_files import TITLE_FILES
 
 NS = "{http://www.w3.org/2000/svg}"
 EXAMPLE_NAMES = sorted({v: k for k, v in sorted(EXAMPLES.items()) if k != "default"}.values())
-TITLE_FILES = sorted({p.parent.name: p for p in sorted(CORPUS.glob("*/*.jsonl.gz"))}.values())
 
 
 def _svg(path: Path) -> ET.Element:

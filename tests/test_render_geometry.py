@@ -11,7 +11,7 @@ from solver.errors import BoardError
 from solver.examples import example_path
 from solver.render.geometry import HexGrid, letter_index, link_errors, place_hexes
 from solver.snapshot import read_positions
-from tests.conftest import CORPUS
+from tests.corpus_files import TITLE_FILES
 
 H = math.sqrt(3) / 2 * 10  # apothem of a size-10 hex: 8.660...
 
@@ -85,7 +85,6 @@ def _first_snapshot(path) -> dict:
     return next(read_positions(path)).raw
 
 
-TITLE_FILES = sorted({p.parent.name: p for p in sorted(CORPUS.glob("*/*.jsonl.gz"))}.values())
 
 
 @pytest.mark.parametrize("path", TITLE_FILES, ids=lambda p: p.parent.name)
