@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from solver.board import NODE_KINDS, Board, Node, Train
+from solver.board import NODE_KINDS, Board, DistanceRow, Node, Train
 from solver.cancel import CancelToken
 from solver.legs import Leg, PathIndex, walk_legs
 from solver.modifiers.candidate_values import EVERY_STOP_PAYS, ILLEGAL, CandidatePricer, candidate_pricer
@@ -283,7 +283,7 @@ class LazyBound:
 
 
 LAZY_FROM = 3000  # options (route, class) from which the lazy build pays
-LAZY_FIRST = 1000  # options priced first, by their upper bound, for the lower bound
+LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
 
 
 class _Builder:
@@ -347,14 +347,36 @@ class _Builder:
 
     def upper(self, k: int, ci: int) -> int:
         """At least what shape k earns class ci (stops and bonuses), without pricing it."""
-        nodes_ = self.shapes[k][0]
+        nodes_, legs = self.shapes[k][0], self.shapes[k][1]
+        cap = 0
+        if self.pricer is not None and self.pricer.mods is not None:  # the bonuses this route's stops can hit
+            cap = self.pricer.route_cap(self.classes[ci].name, [self.board.nodes[n] for n in nodes_],
+                                        self.stop_upper(ci), legs)
         if self.plain[ci]:
-            return sum(map(self.node_rev[ci].__getitem__, nodes_)) + self.bonus_cap(ci, len(nodes_))
+            return sum(map(self.node_rev[ci].__getitem__, nodes_)) + cap
+        t = self.classes[ci]
+        rows = self.disjoint_rows(ci)
+        if rows is not None:  # each kind pays in its one row: the best `pay` stops of each row
+            by_row: list[list[int]] = [[] for _ in rows]
+            for n in nodes_:
+                node = self.board.nodes[n]
+                for i, r in enumerate(rows):
+                    if node.kind in r.kinds:
+                        by_row[i].append(max(0, stop_revenue(node, t, r)))
+                        break
+            return sum(sum(heapq.nlargest(r.pay, vs)) for r, vs in zip(rows, by_row)) + cap
         ub = self.stop_upper(ci)
         values = sorted((ub[n] for n in nodes_), reverse=True)
-        t = self.classes[ci]
         paying = sum(r.pay for r in t.rows) if t.unit == "stops_by_type" else len(values)
-        return sum(values[:paying]) + self.bonus_cap(ci, len(nodes_))
+        return sum(values[:paying]) + cap
+
+    def disjoint_rows(self, ci: int) -> tuple[DistanceRow, ...] | None:
+        """A list train's rows when no kind fits two of them (None otherwise, or for other trains)."""
+        t = self.classes[ci]
+        if t.unit != "stops_by_type" or t.klass:
+            return None
+        kinds = [k for r in t.rows for k in r.kinds]
+        return t.rows if len(kinds) == len(set(kinds)) else None
 
     def price(self, k: int, classes: Sequence[int]) -> tuple[Candidate, Candidate | None]:
         """Shape k priced for these classes: the candidate, and the route walked the other way where a
@@ -432,7 +454,12 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
     Returns the candidates in shape order, how many options were never priced, and whether every
     option that could matter was priced (False when the deadline or `cancel` cut the pricing short)."""
     options.sort(key=lambda o: -o[0])
-    first, rest = options[:LAZY_FIRST], options[LAZY_FIRST:]
+    per_class = max(LAZY_FIRST // max(1, len(lazy.counts)), 50)  # every class's best: a packing of all trains
+    seen: dict[int, int] = defaultdict(int)
+    first, rest = [], []
+    for o in options:
+        seen[o[2]] += 1
+        (first if seen[o[2]] <= per_class else rest).append(o)
     complete = True
 
     def priced(chosen: list[tuple[int, int, int]]) -> list[tuple[int, int, Candidate]]:

@@ -165,6 +165,47 @@ class CandidatePricer:
                 cap += max(0, int(m.amount))
         return cap
 
+    def route_cap(self, name: str, stops: Sequence[Node], stop_ub: dict[str, int], legs: Sequence[Leg]) -> int:
+        """At most what the route bonuses (and the subsidy, when counted) add to this route of a train of
+        this name, `stop_ub` bounding what each stop pays: only the bonuses its own stops (or path
+        hexes) can hit count, and a combination only when the stops reach every set."""
+        d = self.train_mods(name)
+        if d is None or d.mods.bonuses is None:
+            return 0
+        hexes = {n.hex for n in stops}
+        cap = 0
+        path: set[str] | None = None
+        for m in d.mods.bonuses.modifiers:
+            if isinstance(m, StopBonus):
+                if m.target == "subsidy" and not self.with_subsidy:
+                    continue
+                table = dict(m.table)
+                if m.scope == "path_hexes":
+                    if path is None:
+                        path = set(path_hexes_of(legs, stops))
+                    hits = [(h, max(0, int(table[h]))) for h in path if h in table]  # type: ignore[call-overload]
+                else:
+                    keyed = [(n.id if m.by_node else n.hex, n) for n in stops]
+                    hits = [(n.hex, max(0, stop_ub[n.id] if table[k] == STOP_REVENUE else 0
+                                        if table[k] == MINUS_STOP_REVENUE else int(table[k])))  # type: ignore[call-overload]
+                            for k, n in keyed if k in table]
+                if not hits:
+                    continue
+                if m.count == "once":
+                    cap += max(v for _, v in hits)
+                elif m.count == "per_hex":
+                    best: dict[str, int] = {}
+                    for h, v in hits:
+                        best[h] = max(best.get(h, 0), v)
+                    cap += sum(best.values())
+                else:
+                    cap += sum(v for _, v in hits)
+            else:
+                matched = [[v for h, v in t if h in hexes] for t in m.sets]
+                if all(matched):
+                    cap += max(0, sum(max(vs) for vs in matched)) if m.amount == SUM else max(0, int(m.amount))
+        return cap
+
     def _route_order_free(self, d: _Direction, stops: Sequence[Node], path_hexes: Sequence[str] = ()) -> bool:
         """Whether no bonus table meets two stops (or, for a path-hex bonus, two path hexes) of this route
         that pay differently (or their own revenue): then every subset of its stops earns the same
