@@ -49,7 +49,9 @@ def _trains(board: Board, scenario: Scenario, where: str) -> list:
         del trains[index]
     taken: set[str] = set()
     for j, spec in enumerate(scenario.add_trains):
-        trains.append(train_for(board, spec, f"{where}.add_trains[{j}]", taken))
+        # an advisor's offer (`trains[3]`) is named as given; a scenario's train by its place in it
+        at = where if where.startswith("trains[") else f"{where}.add_trains[{j}]"
+        trains.append(train_for(board, spec, at, taken))
     return trains
 
 

@@ -17,6 +17,7 @@ from solver.board import Board
 from solver.cancel import CancelToken
 from solver.candidates import LegGraph, build_leg_graph
 from solver.errors import BoardError, EvaluatorDisagreement
+from solver.limits import MAX_TRAINS
 from solver.optimiser import solve
 from solver.results import Objective, SolveOptions, SolveResult
 from solver.whatif.advisors import token_scenarios, train_scenarios
@@ -42,6 +43,8 @@ class WhatIfOptions:
 
 def check_train_offers(offers: Sequence[str], where: str = "trains") -> None:
     """The advisor's train specs, checked for form (a malformed one is bad input, not a scenario)."""
+    if len(offers) > MAX_TRAINS:
+        raise BoardError(where, f"at most {MAX_TRAINS} trains offered (limit), got {len(offers)}")
     for j, spec in enumerate(offers):
         check_spec(spec, f"{where}[{j}]")
 
