@@ -87,6 +87,7 @@ class HttpRouteService(routemax_connect.RouteService):
     def __init__(self, service: RouteService, calls: HttpCalls) -> None:
         self._solve = calls.handler("Solve", service.Solve)
         self._evaluate = calls.handler("Evaluate", service.Evaluate)
+        self._whatif = calls.handler("WhatIf", service.WhatIf)
         self._list_rulesets = calls.handler("ListRulesets", service.ListRulesets)
         self._mine_production = calls.handler("MineProduction", service.MineProduction)
 
@@ -95,6 +96,9 @@ class HttpRouteService(routemax_connect.RouteService):
 
     async def evaluate(self, request: pb.EvaluateRequest, ctx: RequestContext) -> pb.EvaluateResponse:
         return await self._evaluate(request, ctx)
+
+    async def what_if(self, request: pb.WhatIfRequest, ctx: RequestContext) -> pb.WhatIfResponse:
+        return await self._whatif(request, ctx)
 
     async def list_rulesets(self, request: pb.ListRulesetsRequest, ctx: RequestContext) -> pb.ListRulesetsResponse:
         return await self._list_rulesets(request, ctx)

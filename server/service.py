@@ -19,7 +19,7 @@ import grpc
 import routemax
 from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
-from server import convert, request_log
+from server import convert, convert_whatif, request_log
 from server.config import ServerConfig
 from server.extensions import r_1873 as proto_1873
 from solver import rulesets
@@ -29,6 +29,7 @@ from solver.errors import BoardError, EvaluatorDisagreement
 from solver.evaluator import evaluate_with_advice
 from solver.optimiser import solve
 from solver.results import Objective, SolveOptions
+from solver.whatif import WhatIfOptions, check_train_offers, run_whatif
 
 log = logging.getLogger(__name__)
 DEADLINE_SHARE = 0.6  # of the remaining gRPC deadline given to the search
@@ -98,6 +99,22 @@ class RouteService(pb_grpc.RouteServiceServicer):
 
             response.svg = self._picture(context, lambda: solve_picture(board, result))
         return response
+
+    def WhatIf(self, request: pb.WhatIfRequest, context: grpc.ServicerContext) -> pb.WhatIfResponse:
+        """The unchanged board and every scenario in one deadline; a scenario that is not legal is
+        answered with its error, a malformed request is INVALID_ARGUMENT."""
+        budget = time_budget(request, context, *self.limits)
+        board = self._board(request, context)
+        try:
+            scenarios = convert_whatif.scenarios_from_proto(request.scenarios)
+            check_train_offers(list(request.trains))
+        except BoardError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        opts = WhatIfOptions(time_limit_s=budget, objective=convert.OBJECTIVES.get(request.objective),
+                             cancel=cancel_token(context))
+        with self._long_call(context):
+            result = run_whatif(board, scenarios, opts, tokens=request.tokens, trains=list(request.trains))
+        return convert_whatif.whatif_response(result)
 
     def Evaluate(self, request: pb.EvaluateRequest, context: grpc.ServicerContext) -> pb.EvaluateResponse:
         board = self._board(request, context)

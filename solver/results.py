@@ -127,6 +127,9 @@ class SolveOptions:
     candidate_cap: int = 2_000_000
     objective: Objective | None = None  # None: the ruleset's default
     cancel: CancelToken | None = None  # set it to stop the solve early (best answer so far)
+    # work shared by the what-if scenarios of one board (solver.whatif.shared.SharedWork): its
+    # `leg_graph(board)` and `candidate_routes(...)` stand in for the generic optimiser's own
+    prepared: Any = None
 
 
 @dataclass

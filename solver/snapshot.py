@@ -335,6 +335,20 @@ def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], pa
     hexes[hid] = hx
 
 
+def read_hexes(raw: Any, where: str) -> tuple[dict[str, Hex], dict[str, Node], dict[str, Path]]:
+    """Hexes in snapshot form (a list of `hexes[]` objects) with their nodes and paths, read strictly
+    (the what-if track scenarios: a tile laid in a hex). Errors name the field under `where`."""
+    hexes: dict[str, Hex] = {}
+    nodes: dict[str, Node] = {}
+    paths: dict[str, Path] = {}
+    try:
+        for i, raw_hex in enumerate(lst(raw, where, MAX_HEXES)):
+            _hex(raw_hex, i, hexes, nodes, paths)
+    except BoardError as exc:
+        raise BoardError(exc.field if exc.field.startswith(where) else f"{where}.{exc.field}", exc.message) from None
+    return hexes, nodes, paths
+
+
 def _revenue_model(snap: dict[str, Any]) -> str:
     return text(field(snap, "revenue_model", "", ""), "revenue_model")
 

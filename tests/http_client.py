@@ -62,4 +62,7 @@ def without_timings(message: Message) -> Message:
     if "stats" in copy.DESCRIPTOR.fields_by_name and copy.HasField("stats"):  # type: ignore[attr-defined]
         copy.stats.ClearField("solve_ms")  # type: ignore[attr-defined]
         copy.stats.ClearField("enumerate_ms")  # type: ignore[attr-defined]
+    if "answers" in copy.DESCRIPTOR.fields_by_name:  # WhatIf: each scenario's time
+        for answer in copy.answers:  # type: ignore[attr-defined]
+            answer.ClearField("solve_ms")
     return copy

@@ -81,6 +81,16 @@ def test_list_rulesets_and_mine_production_alike(web: WebServers, web_stub: pb_g
     assert isinstance(produced, pb.MineProductionResponse) and produced.revenue > 0
 
 
+def test_whatif_alike(web: WebServers, web_stub: pb_grpc.RouteServiceStub) -> None:
+    """WhatIf is unary: the same ranked answers (tokens, trains, an illegal scenario) over HTTP JSON."""
+    request = pb.WhatIfRequest(snapshot_json=example_path("1830").read_text(), tokens=True, trains=["4", "D"],
+                               scenarios=[pb.Scenario(tokens=["Z1.city0"])], time_limit_s=TIME_LIMIT_S)
+    answer = _same(web, web_stub, "WhatIf", request, pb.WhatIfResponse)
+    assert isinstance(answer, pb.WhatIfResponse)
+    assert answer.answers[0].scenario.kind == "base" and len(answer.answers) > 4
+    assert answer.answers[-1].error_field == "scenarios[0].tokens[0]"
+
+
 BAD_REQUESTS = [
     ("Solve", pb.SolveRequest(snapshot_json="{}")),
     ("Solve", pb.SolveRequest(snapshot_json="not json")),
@@ -93,6 +103,10 @@ BAD_REQUESTS = [
     ("Evaluate", pb.EvaluateRequest(snapshot_json=example_path("1830").read_text(),
                                     routes=[pb.ClaimedRoute(train="4-0", nodes=[])])),
     ("MineProduction", pb.MineProductionRequest(mines=[pb.MineState(id="M1", machine=9)])),
+    ("WhatIf", pb.WhatIfRequest(snapshot_json=example_path("1830").read_text(), trains=["5=fast"])),
+    ("WhatIf", pb.WhatIfRequest(snapshot_json="{}", tokens=True)),
+    ("WhatIf", pb.WhatIfRequest(snapshot_json=example_path("1830").read_text(),
+                                scenarios=[pb.Scenario(hexes_json="{\"id\": 1}")])),
 ]
 
 
@@ -101,7 +115,7 @@ BAD_REQUESTS = [
 def test_bad_requests_give_the_same_error(web: WebServers, web_stub: pb_grpc.RouteServiceStub, rpc: str,
                                           request_message: Message) -> None:
     response_class = {"Solve": pb.SolveResponse, "Evaluate": pb.EvaluateResponse,
-                      "MineProduction": pb.MineProductionResponse}[rpc]
+                      "MineProduction": pb.MineProductionResponse, "WhatIf": pb.WhatIfResponse}[rpc]
     error = _same(web, web_stub, rpc, request_message, response_class)
     assert error[0] == "invalid_argument" and error[1], error
 

@@ -32,7 +32,7 @@ def test_the_document_is_valid_openapi_and_names_every_unary_method() -> None:
     validate(doc)
     service = pb.DESCRIPTOR.services_by_name["RouteService"]
     unary = {m.name for m in service.methods if not m.client_streaming and not m.server_streaming}
-    assert unary == {"Solve", "Evaluate", "ListRulesets", "MineProduction"}
+    assert unary == {"Solve", "Evaluate", "ListRulesets", "MineProduction", "WhatIf"}
     assert set(doc["paths"]) == {f"/routemax.v1.RouteService/{name}" for name in unary}
     for message in pb.DESCRIPTOR.message_types_by_name.values():
         schema = doc["components"]["schemas"][message.full_name]

@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint, EndpointSync
 from pyqwest import Client, SyncClient
 
-from .routemax_pb2 import AuditLine, AuditRequest, EvaluateRequest, EvaluateResponse, ListRulesetsRequest, ListRulesetsResponse, MineProductionRequest, MineProductionResponse, SolveRequest, SolveResponse
+from .routemax_pb2 import AuditLine, AuditRequest, EvaluateRequest, EvaluateResponse, ListRulesetsRequest, ListRulesetsResponse, MineProductionRequest, MineProductionResponse, SolveRequest, SolveResponse, WhatIfRequest, WhatIfResponse
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, Mapping
@@ -71,6 +71,13 @@ class RouteService(Protocol):
         """
         Audit recorded runs: one line out per position in, in order. The call's deadline and
         cancellation stop the stream between positions.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def what_if(self, request: WhatIfRequest, ctx: RequestContext[WhatIfRequest, WhatIfResponse], /) -> WhatIfResponse:
+        """
+        What-if: the optimum of changed boards (trains, station tokens, modifiers, track) in one call,
+        ranked by their delta to the unchanged board, with the advisors `tokens` and `trains`.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -142,6 +149,17 @@ class RouteServiceASGIApplication(ConnectASGIApplication[RouteService]):
                         stream_type=StreamType.BIDI_STREAM,
                     ),
                     function=svc.audit,
+                ),
+                "/routemax.v1.RouteService/WhatIf": Endpoint.unary(
+                    method=MethodInfo(
+                        name="WhatIf",
+                        service_name="routemax.v1.RouteService",
+                        input=WhatIfRequest,
+                        output=WhatIfResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.what_if,
                 ),
             },
             interceptors=interceptors,
@@ -302,6 +320,30 @@ class RouteServiceClient(ConnectClient):
             headers=headers,
             timeout_ms=timeout_ms,
         )
+    async def what_if(
+        self,
+        request: WhatIfRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> WhatIfResponse:
+        """
+        What-if: the optimum of changed boards (trains, station tokens, modifiers, track) in one call,
+        ranked by their delta to the unchanged board, with the advisors `tokens` and `trains`.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="WhatIf",
+                service_name="routemax.v1.RouteService",
+                input=WhatIfRequest,
+                output=WhatIfResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
 
 class RouteServiceSync(Protocol):
     """
@@ -337,6 +379,13 @@ class RouteServiceSync(Protocol):
         """
         Audit recorded runs: one line out per position in, in order. The call's deadline and
         cancellation stop the stream between positions.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def what_if(self, request: WhatIfRequest, ctx: RequestContext[WhatIfRequest, WhatIfResponse], /) -> WhatIfResponse:
+        """
+        What-if: the optimum of changed boards (trains, station tokens, modifiers, track) in one call,
+        ranked by their delta to the unchanged board, with the advisors `tokens` and `trains`.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -406,6 +455,17 @@ class RouteServiceWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.BIDI_STREAM,
                     ),
                     function=service.audit,
+                ),
+                "/routemax.v1.RouteService/WhatIf": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="WhatIf",
+                        service_name="routemax.v1.RouteService",
+                        input=WhatIfRequest,
+                        output=WhatIfResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.what_if,
                 ),
             },
             interceptors=interceptors,
@@ -562,6 +622,30 @@ class RouteServiceClientSync(ConnectClientSync):
                 output=AuditLine,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.BIDI_STREAM,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def what_if(
+        self,
+        request: WhatIfRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> WhatIfResponse:
+        """
+        What-if: the optimum of changed boards (trains, station tokens, modifiers, track) in one call,
+        ranked by their delta to the unchanged board, with the advisors `tokens` and `trains`.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="WhatIf",
+                service_name="routemax.v1.RouteService",
+                input=WhatIfRequest,
+                output=WhatIfResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
             ),
             headers=headers,
             timeout_ms=timeout_ms,

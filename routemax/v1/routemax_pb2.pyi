@@ -998,3 +998,85 @@ class AuditLine(_message.Message):
     error: str
     json: str
     def __init__(self, source: _Optional[str] = ..., title: _Optional[str] = ..., company: _Optional[str] = ..., action_id: _Optional[int] = ..., plain_revenue: _Optional[bool] = ..., recorded_revenue: _Optional[int] = ..., legal: _Optional[bool] = ..., revenue_by_rules: _Optional[int] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., optimum: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., gap: _Optional[int] = ..., solve_ms: _Optional[float] = ..., error: _Optional[str] = ..., json: _Optional[str] = ...) -> None: ...
+
+class Scenario(_message.Message):
+    __slots__ = ("label", "add_trains", "remove_trains", "tokens", "add_modifiers", "remove_modifiers", "hexes_json")
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    ADD_TRAINS_FIELD_NUMBER: _ClassVar[int]
+    REMOVE_TRAINS_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    ADD_MODIFIERS_FIELD_NUMBER: _ClassVar[int]
+    REMOVE_MODIFIERS_FIELD_NUMBER: _ClassVar[int]
+    HEXES_JSON_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    add_trains: _containers.RepeatedScalarFieldContainer[str]
+    remove_trains: _containers.RepeatedScalarFieldContainer[str]
+    tokens: _containers.RepeatedScalarFieldContainer[str]
+    add_modifiers: _containers.RepeatedCompositeFieldContainer[Modifier]
+    remove_modifiers: _containers.RepeatedScalarFieldContainer[str]
+    hexes_json: str
+    def __init__(self, label: _Optional[str] = ..., add_trains: _Optional[_Iterable[str]] = ..., remove_trains: _Optional[_Iterable[str]] = ..., tokens: _Optional[_Iterable[str]] = ..., add_modifiers: _Optional[_Iterable[_Union[Modifier, _Mapping]]] = ..., remove_modifiers: _Optional[_Iterable[str]] = ..., hexes_json: _Optional[str] = ...) -> None: ...
+
+class WhatIfRequest(_message.Message):
+    __slots__ = ("board", "snapshot_json", "scenarios", "tokens", "trains", "time_limit_s", "objective")
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_JSON_FIELD_NUMBER: _ClassVar[int]
+    SCENARIOS_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    TRAINS_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_S_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    board: Board
+    snapshot_json: str
+    scenarios: _containers.RepeatedCompositeFieldContainer[Scenario]
+    tokens: bool
+    trains: _containers.RepeatedScalarFieldContainer[str]
+    time_limit_s: float
+    objective: Objective
+    def __init__(self, board: _Optional[_Union[Board, _Mapping]] = ..., snapshot_json: _Optional[str] = ..., scenarios: _Optional[_Iterable[_Union[Scenario, _Mapping]]] = ..., tokens: _Optional[bool] = ..., trains: _Optional[_Iterable[str]] = ..., time_limit_s: _Optional[float] = ..., objective: _Optional[_Union[Objective, str]] = ...) -> None: ...
+
+class ScenarioName(_message.Message):
+    __slots__ = ("kind", "node", "train", "replaces", "label")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NODE_FIELD_NUMBER: _ClassVar[int]
+    TRAIN_FIELD_NUMBER: _ClassVar[int]
+    REPLACES_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    node: str
+    train: str
+    replaces: str
+    label: str
+    def __init__(self, kind: _Optional[str] = ..., node: _Optional[str] = ..., train: _Optional[str] = ..., replaces: _Optional[str] = ..., label: _Optional[str] = ...) -> None: ...
+
+class ScenarioAnswer(_message.Message):
+    __slots__ = ("scenario", "index", "revenue", "delta", "status", "bound", "routes", "subsidy", "error", "error_field", "solve_ms")
+    SCENARIO_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    REVENUE_FIELD_NUMBER: _ClassVar[int]
+    DELTA_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    BOUND_FIELD_NUMBER: _ClassVar[int]
+    ROUTES_FIELD_NUMBER: _ClassVar[int]
+    SUBSIDY_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_FIELD_NUMBER: _ClassVar[int]
+    SOLVE_MS_FIELD_NUMBER: _ClassVar[int]
+    scenario: ScenarioName
+    index: int
+    revenue: int
+    delta: int
+    status: Status
+    bound: int
+    routes: _containers.RepeatedCompositeFieldContainer[Route]
+    subsidy: int
+    error: str
+    error_field: str
+    solve_ms: float
+    def __init__(self, scenario: _Optional[_Union[ScenarioName, _Mapping]] = ..., index: _Optional[int] = ..., revenue: _Optional[int] = ..., delta: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., bound: _Optional[int] = ..., routes: _Optional[_Iterable[_Union[Route, _Mapping]]] = ..., subsidy: _Optional[int] = ..., error: _Optional[str] = ..., error_field: _Optional[str] = ..., solve_ms: _Optional[float] = ...) -> None: ...
+
+class WhatIfResponse(_message.Message):
+    __slots__ = ("answers",)
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    answers: _containers.RepeatedCompositeFieldContainer[ScenarioAnswer]
+    def __init__(self, answers: _Optional[_Iterable[_Union[ScenarioAnswer, _Mapping]]] = ...) -> None: ...

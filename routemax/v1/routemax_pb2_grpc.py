@@ -62,6 +62,11 @@ class RouteServiceStub:
                 request_serializer=routemax_dot_v1_dot_routemax__pb2.AuditRequest.SerializeToString,
                 response_deserializer=routemax_dot_v1_dot_routemax__pb2.AuditLine.FromString,
                 _registered_method=True)
+        self.WhatIf = channel.unary_unary(
+                '/routemax.v1.RouteService/WhatIf',
+                request_serializer=routemax_dot_v1_dot_routemax__pb2.WhatIfRequest.SerializeToString,
+                response_deserializer=routemax_dot_v1_dot_routemax__pb2.WhatIfResponse.FromString,
+                _registered_method=True)
 
 
 class RouteServiceServicer:
@@ -106,6 +111,14 @@ class RouteServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WhatIf(self, request, context):
+        """What-if: the optimum of changed boards (trains, station tokens, modifiers, track) in one call,
+        ranked by their delta to the unchanged board, with the advisors `tokens` and `trains`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RouteServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -133,6 +146,11 @@ def add_RouteServiceServicer_to_server(servicer, server):
                     servicer.Audit,
                     request_deserializer=routemax_dot_v1_dot_routemax__pb2.AuditRequest.FromString,
                     response_serializer=routemax_dot_v1_dot_routemax__pb2.AuditLine.SerializeToString,
+            ),
+            'WhatIf': grpc.unary_unary_rpc_method_handler(
+                    servicer.WhatIf,
+                    request_deserializer=routemax_dot_v1_dot_routemax__pb2.WhatIfRequest.FromString,
+                    response_serializer=routemax_dot_v1_dot_routemax__pb2.WhatIfResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -273,6 +291,33 @@ class RouteService:
             '/routemax.v1.RouteService/Audit',
             routemax_dot_v1_dot_routemax__pb2.AuditRequest.SerializeToString,
             routemax_dot_v1_dot_routemax__pb2.AuditLine.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WhatIf(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/routemax.v1.RouteService/WhatIf',
+            routemax_dot_v1_dot_routemax__pb2.WhatIfRequest.SerializeToString,
+            routemax_dot_v1_dot_routemax__pb2.WhatIfResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -18,6 +18,7 @@ from server.commandline import inputs
 from server.commandline.exits import EXIT_CODES_HELP, CliError, Exit
 from server.commandline.interrupt import Interrupted, run_interruptible
 from server.commandline.render_cmd import add_render_parser, svg_target, write_solve_svg
+from server.commandline.whatif_cmd import add_whatif_parser
 from server.serve_args import add_serve_arguments
 from solver.examples import EXAMPLES, example_path
 
@@ -376,6 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.set_defaults(func=cmd_audit)
 
     add_render_parser(sub)
+    add_whatif_parser(sub)
     m = sub.add_parser("mines", help="1873 mine production of a mining company (JSON: mines, public_company)",
                        epilog=EXIT_CODES_HELP)
     m.add_argument("file", help='JSON: {"public_company": true, "harzer_werke": false, "mines": [{"id", "connected", '

@@ -91,7 +91,8 @@ def snapshot_object(pos: Position) -> dict[str, Any]:
     return pos.raw
 
 
-def _load_json(path: Path, what: str) -> Any:
+def load_json(path: Path, what: str) -> Any:
+    """A JSON file; a CliError (bad input) naming the file and the line when it is missing or broken."""
     if not path.exists():
         raise CliError(Exit.BAD_INPUT, f"{path}: no such file")
     try:
@@ -106,7 +107,7 @@ def _load_json(path: Path, what: str) -> Any:
 
 def routes_file(path: Path) -> list[ClaimedRoute]:
     """A route set: a JSON list of routes, or an object with `routes` (a snapshot's `recorded` block)."""
-    data = _load_json(path, "routes")
+    data = load_json(path, "routes")
     if isinstance(data, dict):
         if "routes" not in data:
             raise CliError(Exit.BAD_INPUT, f"{path}: routes: missing (give a list of routes or {{\"routes\": [...]}})")
@@ -136,7 +137,7 @@ def recorded_routes(raw: dict[str, Any], source: str) -> list[ClaimedRoute]:
 
 def mines_file(path: Path) -> dict[str, Any]:
     """The mines description of `routemax mines`: an object with a `mines` list."""
-    data = _load_json(path, "mines")
+    data = load_json(path, "mines")
     if not isinstance(data, dict):
         raise CliError(Exit.BAD_INPUT, f"{path}: must be a JSON object with a mines list")
     if not isinstance(data.get("mines"), list):

@@ -31,7 +31,8 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     budget = Budget.starting_now(opts.time_limit_s)
     reps, members = train_classes(board.trains)
     counts = [len(m) for m in members]
-    graph = build_leg_graph(board)
+    prepared = opts.prepared  # the what-if scenarios' shared leg graph and candidates (solver.whatif.shared)
+    graph = build_leg_graph(board) if prepared is None else prepared.leg_graph(board)
     terms = run_terms(board, reps)  # the modifiers' run rules (None without any)
     with_subsidy = opts.objective != Objective.REVENUE_ONLY  # the default: the company's whole income
     priced: dict[str, float] = {}
@@ -45,10 +46,11 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     lazy = LazyBound(counts, lower_of, terms.qualifies if terms is not None else lambda c: False) \
         if terms is None or not terms.best else None
     # one train and no run rules: the best run is the best route, so only routes that beat all before are kept
-    cands, exhaustive = candidate_routes(board, graph, reps, opts.candidate_cap, budget.until("enumerate"),
-                                         walk_deadline=budget.until("walk"), cancel=opts.cancel,
-                                         best_only=terms is None and len(board.trains) == 1, stats=priced,
-                                         with_subsidy=with_subsidy, lazy=lazy)
+    find_routes = candidate_routes if prepared is None else prepared.candidate_routes
+    cands, exhaustive = find_routes(board, graph, reps, opts.candidate_cap, budget.until("enumerate"),
+                                    walk_deadline=budget.until("walk"), cancel=opts.cancel,
+                                    best_only=terms is None and len(board.trains) == 1, stats=priced,
+                                    with_subsidy=with_subsidy, lazy=lazy)
     stats: dict[str, float] = {"candidates": priced["routes_walked"], "kept": float(len(cands)),
                                "classes": float(len(reps)), "enumerate_ms": budget.elapsed_ms(),
                                "workers": float(opts.workers), "never_priced": priced.get("never_priced", 0.0)}
