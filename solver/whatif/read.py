@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from solver.errors import BoardError
-from solver.jsonread import kind_of
+from solver.jsonread import kind_of, str_list
 from solver.limits import MAX_HEXES, MAX_ID_LENGTH, MAX_NODES, MAX_TRAINS
 from solver.modifiers.parse import modifiers_from_json
 from solver.whatif.model import Scenario
@@ -17,13 +17,7 @@ MAX_SCENARIOS = 256
 
 
 def _names(raw: dict[str, Any], key: str, where: str, limit: int) -> tuple[str, ...]:
-    value = raw.get(key, [])
-    if not isinstance(value, list) or len(value) > limit:
-        raise BoardError(f"{where}.{key}", f"must be a list of at most {limit} strings, got {kind_of(value)}")
-    for j, item in enumerate(value):
-        if not isinstance(item, str) or not item or len(item) > MAX_ID_LENGTH:
-            raise BoardError(f"{where}.{key}[{j}]", f"must be a string of 1..{MAX_ID_LENGTH} characters")
-    return tuple(value)
+    return tuple(str_list(raw.get(key, []), f"{where}.{key}", limit))
 
 
 def scenarios_from_json(raw: Any, where: str = "scenarios") -> list[Scenario]:
