@@ -59,6 +59,7 @@ def _click_path(driver: Any, path_id: str) -> None:
 
 def test_the_example_page_solves_and_evaluates_in_chromium(served: tuple[str, int]) -> None:
     require_browser()
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
     http_address, grpc_port = served
@@ -68,7 +69,8 @@ def test_the_example_page_solves_and_evaluates_in_chromium(served: tuple[str, in
     assert expected.status == pb.OPTIMAL and len(expected.routes) >= 2
 
     with chromium(WIDTH, HEIGHT) as driver:
-        wait = WebDriverWait(driver, WAIT_S)
+        # the page re-renders its answer: an element read while it is replaced is read again
+        wait = WebDriverWait(driver, WAIT_S, ignored_exceptions=(StaleElementReferenceException,))
         driver.get(f"http://{http_address}/")
         wait.until(lambda d: d.find_element("id", "solve").is_enabled())
         Select(driver.find_element("id", "example")).select_by_visible_text("1830")
