@@ -6,8 +6,8 @@ import os
 from collections import defaultdict
 from pathlib import Path
 
-from solver.board import Board
-from solver.snapshot import board_from_snapshot, read_positions
+from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.model.board import Board
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("ROUTEMAX_CORPUS", REPO.parent / "shared" / "corpus"))

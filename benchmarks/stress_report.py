@@ -13,10 +13,10 @@ import statistics
 import sys
 import time
 
+from solver.input.snapshot import board_from_snapshot
+from solver.model.results import SolveOptions
 from solver.optimiser import solve
-from solver.results import SolveOptions
-from solver.snapshot import board_from_snapshot
-from tests.stress_boards import STRESS, stress_snapshots
+from tests.support.stress_boards import STRESS, stress_snapshots
 
 
 def _p99(values: list[float]) -> float:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.conftest import CORPUS
-from server.commandline.audit_run import default_workers, expand_paths, iter_items, make_executor, run_audit
+from routemax_cli.audit_run import default_workers, expand_paths, iter_items, make_executor, run_audit
 
 
 @pytest.mark.parametrize("maps", [False, True], ids=["lines", "lines+maps"])

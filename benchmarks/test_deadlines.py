@@ -8,10 +8,10 @@ import time
 
 import pytest
 
+from solver.model.results import SolveOptions
 from solver.optimiser import solve
-from solver.results import SolveOptions
-from tests.stress_1873 import board_1873_sixteen_of, railway_snapshots_1873
-from tests.stress_boards import board_1870_8_12_12, board_1873_sixteen, stress_board
+from tests.support.stress_1873 import board_1873_sixteen_of, railway_snapshots_1873
+from tests.support.stress_boards import board_1870_8_12_12, board_1873_sixteen, stress_board
 
 BOARDS = [("1870", 0), ("1870", 2), ("1870", 4), ("18ChesapeakeOfftheRails", 0), ("1856", 0)]
 

@@ -18,7 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
-from tests.boards import dense_board
+from tests.support.boards import dense_board
 
 REPO = Path(__file__).resolve().parent.parent
 PROBES = 30

@@ -8,12 +8,12 @@ from typing import Any
 
 from routemax.v1 import routemax_pb2 as pb
 from server.convert import board_from_request
-from solver.errors import BoardError
 from solver.evaluator import evaluate
-from solver.results import ClaimedRoute
-from solver.snapshot import board_from_snapshot
-from tests.fuzz import corpus
-from tests.test_input_limits import chain
+from solver.input.snapshot import board_from_snapshot
+from solver.model.errors import BoardError
+from solver.model.results import ClaimedRoute
+from tests.solver.test_input_limits import chain
+from tests.support.fuzz import corpus
 
 
 def test_read_a_real_snapshot(benchmark: Any) -> None:

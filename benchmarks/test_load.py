@@ -27,7 +27,7 @@ import pytest
 from benchmarks.conftest import CORPUS, REPO
 from routemax.v1 import routemax_pb2 as pb
 from routemax.v1 import routemax_pb2_grpc as pb_grpc
-from solver.snapshot import read_positions
+from solver.input.snapshot import read_positions
 
 CLIENTS = int(os.environ.get("ROUTEMAX_LOAD_CLIENTS", "50"))
 REQUESTS = int(os.environ.get("ROUTEMAX_LOAD_REQUESTS", "200"))

@@ -6,8 +6,8 @@ Run: `python -m pytest benchmarks/test_render.py --benchmark-only`. Target: medi
 from __future__ import annotations
 
 from benchmarks.conftest import CORPUS
+from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.render import from_recorded, render_svg
-from solver.snapshot import board_from_snapshot, read_positions
 
 
 def _largest_position() -> dict:

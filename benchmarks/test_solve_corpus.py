@@ -13,8 +13,8 @@ from itertools import count
 import pytest
 
 from benchmarks.conftest import CORPUS, boards_by_title
+from solver.model.results import SolveOptions
 from solver.optimiser import solve
-from solver.results import SolveOptions
 
 BOARDS = boards_by_title()
 

@@ -12,10 +12,10 @@ from itertools import count
 
 import pytest
 
+from solver.input.snapshot import board_from_snapshot
+from solver.model.results import SolveOptions
 from solver.optimiser import solve
-from solver.results import SolveOptions
-from solver.snapshot import board_from_snapshot
-from tests.stress_boards import STRESS, stress_snapshots
+from tests.support.stress_boards import STRESS, stress_snapshots
 
 TIME_LIMIT_S = 10.0
 FILES = sorted(p.name.removesuffix(".jsonl.gz") for p in STRESS.glob("*.jsonl.gz"))

@@ -15,10 +15,10 @@ from itertools import count
 import pytest
 
 from benchmarks.conftest import CORPUS
-from solver.board import Board
+from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.model.board import Board
+from solver.model.results import SolveOptions
 from solver.optimiser import solve
-from solver.results import SolveOptions
-from solver.snapshot import board_from_snapshot, read_positions
 from solver.whatif import WhatIfOptions, run_whatif
 
 LATE = 3  # positions from the end of each game

@@ -8,15 +8,24 @@ from routemax.v1 import routemax_pb2 as pb
 from server import extensions
 from server.convert_modifiers import bonus_line_to_proto, modifier_to_proto, modifiers_from_proto
 from solver import rulesets
-from solver.board import UNLIMITED, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
-from solver.claim_limits import check_claims
-from solver.errors import BoardError
-from solver.jsonread import loads
-from solver.legs import PathIndex, walk_legs
-from solver.limits import MAX_HEXES, MAX_NODES, MAX_PATHS, MAX_TRAINS
-from solver.results import ClaimedRoute, Evaluation, Finding, Objective, PricedRoute, RunExtras, SolveResult, Status
-from solver.snapshot import board_from_snapshot
-from solver.validate import validate_board
+from solver.input.snapshot import board_from_snapshot
+from solver.input.validate import validate_board
+from solver.model.board import UNLIMITED, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
+from solver.model.errors import BoardError
+from solver.model.jsonread import loads
+from solver.model.legs import PathIndex, walk_legs
+from solver.model.limits import MAX_HEXES, MAX_NODES, MAX_PATHS, MAX_TRAINS
+from solver.model.results import (
+    ClaimedRoute,
+    Evaluation,
+    Finding,
+    Objective,
+    PricedRoute,
+    RunExtras,
+    SolveResult,
+    Status,
+)
+from solver.routes.claim_limits import check_claims
 
 STATUS = {Status.OPTIMAL: pb.OPTIMAL, Status.FEASIBLE: pb.FEASIBLE, Status.INFEASIBLE: pb.INFEASIBLE,
           Status.UNKNOWN: pb.UNKNOWN}
@@ -202,7 +211,7 @@ def axes_to_text(axes: object) -> str:
 
 def board_from_request(req: pb.SolveRequest | pb.EvaluateRequest) -> Board:
     """The board of a Solve or Evaluate request, from `board` or `snapshot_json`, held to the limits of
-    `solver.limits` (for Evaluate, the claimed routes' limits too); BoardError names the field."""
+    `solver.model.limits` (for Evaluate, the claimed routes' limits too); BoardError names the field."""
     try:
         return _board_of(req)
     except BoardError as exc:
@@ -396,7 +405,7 @@ def claims_from_proto(routes: list[pb.ClaimedRoute]) -> list[ClaimedRoute]:
 
 
 def audit_line(line: dict) -> pb.AuditLine:
-    """An audit line (solver.audit) as a protobuf message, with the full line as JSON beside it."""
+    """An audit line (solver.audit.run) as a protobuf message, with the full line as JSON beside it."""
     verdict = line.get("verdict") or {}
     optimum = line.get("optimum") or {}
     return pb.AuditLine(

@@ -15,7 +15,7 @@ from typing import Any
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
 from routemax.v1 import routemax_pb2 as pb
-from solver.errors import BoardError
+from solver.model.errors import BoardError
 from solver.modifiers import (
     BestRouteBonus,
     BonusLine,

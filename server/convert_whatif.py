@@ -7,8 +7,8 @@ from typing import Any
 from routemax.v1 import routemax_pb2 as pb
 from server.convert import STATUS, route_to_proto
 from server.convert_modifiers import modifiers_from_proto
-from solver.errors import BoardError
-from solver.jsonread import loads
+from solver.model.errors import BoardError
+from solver.model.jsonread import loads
 from solver.whatif import Scenario, ScenarioResult, WhatIfResult
 from solver.whatif.read import MAX_SCENARIOS
 

@@ -1,5 +1,5 @@
 """The `routemax` console entry: `serve` starts the gRPC server (`server.lifecycle`); every other command
-belongs to the command line (`server.commandline`), which never imports gRPC."""
+belongs to the command line (`routemax_cli`), which never imports gRPC."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def main(argv: list[str] | None = None) -> int:
         from server.lifecycle import serve_main
 
         return serve_main(args[1:])
-    from server.commandline.cli import main as cli_main
+    from routemax_cli.cli import main as cli_main
 
     return cli_main(args)
 

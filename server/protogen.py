@@ -2,7 +2,7 @@
 
 protoc writes the protobuf and gRPC stubs and the Connect stubs (`protoc-gen-connectrpc`, for
 HTTP JSON and gRPC-Web); `server.schemagen` turns the same descriptors (with their comments) into
-the OpenAPI document the HTTP side serves. All are committed; `tests/test_proto_stubs.py`
+the OpenAPI document the HTTP side serves. All are committed; `tests/server/test_proto_stubs.py`
 regenerates them into a temporary folder and fails if they differ from the committed ones. Run
 `python -m server.protogen` after editing a `.proto` file.
 """

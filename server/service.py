@@ -23,12 +23,12 @@ from server import convert, convert_whatif, request_log
 from server.config import ServerConfig
 from server.extensions import r_1873 as proto_1873
 from solver import rulesets
-from solver.audit import audit_text
-from solver.cancel import CancelToken
-from solver.errors import BoardError, EvaluatorDisagreement
+from solver.audit.run import audit_text
 from solver.evaluator import evaluate_with_advice
+from solver.model.cancel import CancelToken
+from solver.model.errors import BoardError, EvaluatorDisagreement
+from solver.model.results import Objective, SolveOptions
 from solver.optimiser import solve
-from solver.results import Objective, SolveOptions
 from solver.whatif import WhatIfOptions, check_train_offers, run_whatif
 
 log = logging.getLogger(__name__)

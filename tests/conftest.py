@@ -98,7 +98,7 @@ def web_stub(web: WebServers) -> Iterator[pb_grpc.RouteServiceStub]:
 
 def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
     """Print the corpus tally (positions by revenue model) when the corpus ran."""
-    from tests import test_corpus
+    from tests.solver import test_corpus
 
     tally = getattr(test_corpus, "TALLY", None)
     if tally:

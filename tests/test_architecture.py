@@ -1,6 +1,8 @@
-"""The architecture of ARCHITECTURE.md holds: no import cycles (imports inside functions count),
-every ruleset is a package of the same shape behind the registry, and the registry is the only
-module outside `solver/rulesets/` that names a ruleset package."""
+"""The architecture of ARCHITECTURE.md holds: the solver's sub-packages are the layers of its table
+and import only downwards, no import cycles (imports inside functions count), every ruleset is a
+package of the same shape behind the registry, the registry is the only module outside
+`solver/rulesets/` that names a ruleset package, the solver never imports the server, the command
+line or gRPC, and the command line never imports gRPC or the service."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ RULESET_DIR = REPO / "solver" / "rulesets"
 
 
 def _import_graph() -> nx.DiGraph:
-    graph = grimp.build_graph("solver", "server")
+    graph = grimp.build_graph("solver", "server", "routemax_cli")
     g = nx.DiGraph()
     for module in graph.modules:
         g.add_node(module)
@@ -54,8 +56,59 @@ def test_only_the_registry_imports_a_ruleset_package() -> None:
 
 
 def test_the_solver_never_imports_the_server_or_grpc() -> None:
-    graph = grimp.build_graph("solver", "server", include_external_packages=True)
+    graph = grimp.build_graph("solver", "server", "routemax_cli", include_external_packages=True)
     solver_modules = [m for m in graph.modules if m == "solver" or m.startswith("solver.")]
     bad = sorted((m, i) for m in solver_modules for i in graph.find_modules_directly_imported_by(m)
-                 if i.split(".")[0] in ("server", "grpc", "routemax", "grpc_health", "grpc_reflection"))
+                 if i.split(".")[0] in ("server", "routemax_cli", "grpc", "routemax", "grpc_health",
+                                        "grpc_reflection"))
+    assert bad == []
+
+
+# the solver's layers, from the top down (ARCHITECTURE.md); a module imports its own layer or lower ones
+SOLVER_LAYERS = [
+    {"audit", "whatif"},
+    {"render"},
+    {"optimiser", "evaluator"},
+    {"input"},
+    {"rulesets"},
+    {"packing"},
+    {"routes"},
+    {"modifiers"},
+    {"rules"},
+    {"model", "examples"},
+]
+
+
+def test_the_solver_tree_is_its_layers() -> None:
+    children = {p.stem for p in (REPO / "solver").iterdir()
+                if (p.is_dir() and (p / "__init__.py").exists()) or (p.suffix == ".py" and p.stem != "__init__")}
+    assert children == set().union(*SOLVER_LAYERS)
+
+
+def test_the_solver_imports_only_downwards() -> None:
+    rank = {name: i for i, layer in enumerate(SOLVER_LAYERS) for name in layer}
+    g = _import_graph()
+
+    def child(module: str) -> str | None:
+        parts = module.split(".")
+        return parts[1] if parts[0] == "solver" and len(parts) > 1 else None
+
+    upwards = sorted((a, b) for a, b in g.edges
+                     if child(a) and child(b) and rank[child(b)] < rank[child(a)])
+    assert upwards == []
+    # the audit and the what-if runner are independent, as are the two entries
+    across = sorted((a, b) for a, b in g.edges
+                    if child(a) and child(b) and child(a) != child(b) and rank[child(a)] == rank[child(b)]
+                    and {child(a), child(b)} != {"model", "examples"})
+    assert across == []
+
+
+def test_the_command_line_never_imports_grpc_or_the_service() -> None:
+    graph = grimp.build_graph("solver", "server", "routemax_cli", include_external_packages=True)
+    cli_modules = [m for m in graph.modules if m == "routemax_cli" or m.startswith("routemax_cli.")]
+    assert len(cli_modules) > 5
+    allowed_server = {"server.serve_args", "server.config"}
+    bad = sorted((m, i) for m in cli_modules for i in graph.find_modules_directly_imported_by(m)
+                 if i.split(".")[0] in ("grpc", "routemax", "grpc_health", "grpc_reflection", "connectrpc")
+                 or (i.split(".")[0] == "server" and i not in allowed_server))
     assert bad == []

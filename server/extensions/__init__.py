@@ -12,8 +12,8 @@ from typing import Protocol
 
 from routemax.v1 import routemax_pb2 as pb
 from server.extensions import r_1839, r_1873
-from solver.board import Board
-from solver.results import RunExtras
+from solver.model.board import Board
+from solver.model.results import RunExtras
 
 
 class Extension(Protocol):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from routemax.v1 import routemax_pb2 as pb
-from solver.board import Board
-from solver.results import RunExtras
+from solver.model.board import Board
+from solver.model.results import RunExtras
 
 
 class Rules1839Extension:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from routemax.v1 import routemax_pb2 as pb
-from solver.board import Board
-from solver.errors import BoardError
-from solver.results import RunExtras
+from solver.model.board import Board
+from solver.model.errors import BoardError
+from solver.model.results import RunExtras
 
 
 def apply_extension(msg: pb.Harzbahn1873, board: Board) -> None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from solver.board import Board
+from solver.model.board import Board
+from solver.model.results import Finding
 from solver.modifiers.model import BonusLine
 from solver.modifiers.run_terms import RunRoute, settle_run
-from solver.results import Finding
 
 
 class Priced(Protocol):

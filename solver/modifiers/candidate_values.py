@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.board import Board, Node, Train
-from solver.legs import Leg
-from solver.limits import MAX_SUBSET_SEARCH
+from solver.model.board import Board, Node, Train
+from solver.model.legs import Leg
+from solver.model.limits import MAX_SUBSET_SEARCH
 from solver.modifiers.model import (
     MINUS_STOP_REVENUE,
     STOP_REVENUE,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.results import BonusLine  # noqa: F401 (the line a bonus adds; re-exported here)
+from solver.model.results import BonusLine  # noqa: F401 (the line a bonus adds; re-exported here)
 
 STOP_REVENUE = "stop_revenue"  # a StopBonus value: the stop pays twice
 MINUS_STOP_REVENUE = "-stop_revenue"  # a StopBonus value: the stop pays nothing to the route

@@ -34,8 +34,8 @@ from typing import Any, Protocol
 
 from ortools.sat.python import cp_model
 
-from solver.board import Board, Train
-from solver.errors import BoardError
+from solver.model.board import Board, Train
+from solver.model.errors import BoardError
 from solver.modifiers.model import BestRouteBonus, ComboBonus, RequiredRoute, RouteSetRule, StopBonus, StopPaysOnce
 from solver.modifiers.run_terms import (
     award_is_max,
@@ -45,7 +45,7 @@ from solver.modifiers.run_terms import (
     visits_set_hexes,
 )
 from solver.modifiers.sharing import stop_pays_once
-from solver.train_rules import stop_revenue
+from solver.rules.train_rules import stop_revenue
 
 Option = tuple[int, int]  # (candidate index, class index)
 EVERY_STOP_COUNTS = ("stops", "hexes", "none")

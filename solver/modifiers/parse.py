@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from solver.board import NODE_KINDS
-from solver.errors import BoardError
-from solver.jsonread import kind_of
-from solver.limits import MAX_HEXES, MAX_ID_LENGTH, MAX_MODIFIERS, MAX_REVENUE, MAX_TRAINS
+from solver.model.board import NODE_KINDS
+from solver.model.errors import BoardError
+from solver.model.jsonread import kind_of
+from solver.model.limits import MAX_HEXES, MAX_ID_LENGTH, MAX_MODIFIERS, MAX_REVENUE, MAX_TRAINS
 from solver.modifiers.model import (
     AWARDS,
     COMBO_SCOPES,

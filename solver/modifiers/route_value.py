@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain, combinations
 
-from solver.board import Board, DistanceRow, Node, Train
-from solver.limits import MAX_SUBSET_SEARCH
+from solver.model.board import Board, DistanceRow, Node, Train
+from solver.model.limits import MAX_SUBSET_SEARCH
 from solver.modifiers.model import (
     MINUS_STOP_REVENUE,
     STOP_REVENUE,
@@ -29,7 +29,7 @@ from solver.modifiers.model import (
     StopBonus,
     admits,
 )
-from solver.train_rules import has_token_for, paying_disjoint, paying_stops, searchable_stops, stop_revenue
+from solver.rules.train_rules import has_token_for, paying_disjoint, paying_stops, searchable_stops, stop_revenue
 
 Entry = tuple[Node, int]  # a stop and what it pays this route
 Counted = Sequence[Entry]  # counted stops in route order, with what each pays

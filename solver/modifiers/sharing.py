@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from solver.board import Board, Node
+from solver.model.board import Board, Node
 from solver.modifiers.model import Modifier, OverlapRule, StopPaysOnce
 
 

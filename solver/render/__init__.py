@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import drawsvg as dw
 
-from solver.board import Board
+from solver.model.board import Board
 from solver.render import legend as lg
 from solver.render.map_svg import FONT, hex_label_layer, hex_layer, node_layer, num, route_layer, track_layer
 from solver.render.routes import RouteDrawing, from_priced, from_recorded

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import BoardError
+from solver.model.errors import BoardError
 
 SQRT3 = math.sqrt(3.0)
 LAYOUTS = ("pointy", "flat")

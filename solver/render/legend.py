@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import drawsvg as dw
 
-from solver.board import Board
+from solver.model.board import Board
 from solver.render import palette as pal
 from solver.render.map_svg import FONT, RouteMarks, num
 from solver.render.routes import RouteDrawing

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import drawsvg as dw
 
-from solver.board import Node
+from solver.model.board import Node
 from solver.render import palette as pal
 from solver.render.geometry import Point, edge_angle
 from solver.render.routes import RouteDrawing

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solver import rulesets
-from solver.board import Board
-from solver.legs import Leg, leg_from_paths
+from solver.model.board import Board
+from solver.model.legs import Leg, leg_from_paths
+from solver.model.results import ClaimedRoute, Evaluation, PricedRoute, SolveResult
 from solver.render import render_svg
 from solver.render.routes import RouteDrawing, from_priced
-from solver.results import ClaimedRoute, Evaluation, PricedRoute, SolveResult
 
 
 def solve_picture(board: Board, result: SolveResult, title: str = "") -> str:
@@ -50,7 +50,7 @@ def _legs_of(board: Board, claim: ClaimedRoute) -> tuple[tuple[str, ...], ...]:
     """The path ids per leg: as given, or resolved from the hexes of a leg given by hexes."""
     if claim.legs or not claim.connections:
         return tuple(tuple(leg) for leg in claim.legs)
-    from solver.claims import resolve_legs
+    from solver.routes.claims import resolve_legs
 
     legs, findings = resolve_legs(board, claim, 0)
     return tuple(tuple(leg.paths) for leg in legs) if not findings else ()

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import BoardError
+from solver.model.errors import BoardError
 
 
 @dataclass(frozen=True)

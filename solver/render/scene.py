@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.board import Board
-from solver.errors import BoardError
+from solver.model.board import Board
+from solver.model.errors import BoardError
 from solver.render.geometry import HexGrid, Point, place_hexes
 from solver.render.track import HexFrame, node_positions, path_curve, sample
 

@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.board import Board, Hex, Path, PathEnd
+from solver.model.board import Board, Hex, Path, PathEnd
 from solver.render.geometry import HexGrid, Point, edge_angle, vertex_angle
 
 LANE_GAP = 0.16  # lane spacing along an edge, in hex sizes

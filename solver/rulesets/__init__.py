@@ -7,7 +7,7 @@ line to `_RULESETS` below.
 
 from __future__ import annotations
 
-from solver.errors import BoardError
+from solver.model.errors import BoardError
 from solver.rulesets import r_1839, r_1871sc, r_1873, r_standard
 from solver.rulesets.base import Ruleset
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-from solver.board import Board, Train
-from solver.cancel import CancelToken
-from solver.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
+from solver.model.board import Board, Train
+from solver.model.cancel import CancelToken
+from solver.model.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
 
 
 class Ruleset(ABC):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.board import Board
-from solver.candidates import LegGraph
-from solver.results import SolveResult
+from solver.model.board import Board
+from solver.model.results import SolveResult
+from solver.routes.candidates import LegGraph
 from solver.whatif.model import Scenario
 from solver.whatif.tokens import placements
 

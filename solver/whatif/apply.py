@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from solver.board import Board, Token
-from solver.candidates import LegGraph
-from solver.errors import BoardError
-from solver.snapshot import read_hexes
-from solver.validate import validate_board
+from solver.input.snapshot import read_hexes
+from solver.input.validate import validate_board
+from solver.model.board import Board, Token
+from solver.model.errors import BoardError
+from solver.routes.candidates import LegGraph
 from solver.whatif.model import Scenario
 from solver.whatif.tokens import check_placement, free_slot
 from solver.whatif.train_specs import train_for

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.results import PricedRoute, SolveResult, Status
+from solver.model.results import PricedRoute, SolveResult, Status
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.errors import BoardError
-from solver.jsonread import kind_of, str_list
-from solver.limits import MAX_HEXES, MAX_ID_LENGTH, MAX_NODES, MAX_TRAINS
+from solver.model.errors import BoardError
+from solver.model.jsonread import kind_of, str_list
+from solver.model.limits import MAX_HEXES, MAX_ID_LENGTH, MAX_NODES, MAX_TRAINS
 from solver.modifiers.parse import modifiers_from_json
 from solver.whatif.model import Scenario
 

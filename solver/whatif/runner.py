@@ -13,13 +13,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from solver.board import Board
-from solver.cancel import CancelToken
-from solver.candidates import LegGraph, build_leg_graph
-from solver.errors import BoardError, EvaluatorDisagreement
-from solver.limits import MAX_TRAINS
+from solver.model.board import Board
+from solver.model.cancel import CancelToken
+from solver.model.errors import BoardError, EvaluatorDisagreement
+from solver.model.limits import MAX_TRAINS
+from solver.model.results import Objective, SolveOptions, SolveResult
 from solver.optimiser import solve
-from solver.results import Objective, SolveOptions, SolveResult
+from solver.routes.candidates import LegGraph, build_leg_graph
 from solver.whatif.advisors import token_scenarios, train_scenarios
 from solver.whatif.apply import apply_scenario
 from solver.whatif.model import Scenario, ScenarioResult, WhatIfResult

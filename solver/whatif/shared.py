@@ -19,11 +19,11 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from solver.board import Board
-from solver.cancel import CancelToken
-from solver.candidates import Candidate, LegGraph, build_leg_graph, candidate_routes
+from solver.model.board import Board
+from solver.model.cancel import CancelToken
 from solver.modifiers.packing_terms import run_terms
-from solver.packing import train_classes
+from solver.packing.pack import train_classes
+from solver.routes.candidates import Candidate, LegGraph, build_leg_graph, candidate_routes
 from solver.whatif.apply import place_tokens
 from solver.whatif.model import Scenario
 
@@ -102,7 +102,7 @@ class SharedWork:
                          cancel: CancelToken | None = None, best_only: bool = False,
                          stats: dict[str, float] | None = None, with_subsidy: bool = True,
                          lazy=None) -> tuple[list[Candidate], bool]:  # noqa: ANN001
-        """`solver.candidates.candidate_routes`, answered from the pool when it fits."""
+        """`solver.routes.candidates.candidate_routes`, answered from the pool when it fits."""
         if self.pool is not None and self.pool.complete and self.pool.fits(board, with_subsidy):
             cands = self.pool.for_board(board)
             self.used_pool = True

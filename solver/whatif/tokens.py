@@ -1,7 +1,7 @@
 """Where the company may place a station token: a city with a free slot and none of its own
 stations, reachable from one of its stations over track it may use.
 
-Reachable means along legs (`solver.legs`, the same walk as routes: gauges and lanes fit) from a
+Reachable means along legs (`solver.model.legs`, the same walk as routes: gauges and lanes fit) from a
 city the company has a station in, passing only through nodes a route may pass (not blocked by
 other companies' stations, not terminal). Reservations and one-token-per-hex rules of single
 titles are not modelled.
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from solver.board import Board, Node
-from solver.candidates import LegGraph
-from solver.errors import BoardError
+from solver.model.board import Board, Node
+from solver.model.errors import BoardError
+from solver.routes.candidates import LegGraph
 
 
 def free_slot(node: Node) -> int | None:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from solver.board import UNLIMITED, Board, DistanceRow, Train
-from solver.errors import BoardError
-from solver.limits import MAX_DISTANCE, MAX_ID_LENGTH, MAX_MULTIPLIER
+from solver.model.board import UNLIMITED, Board, DistanceRow, Train
+from solver.model.errors import BoardError
+from solver.model.limits import MAX_DISTANCE, MAX_ID_LENGTH, MAX_MULTIPLIER
 
 _STOPS = re.compile(r"(\d+)")
 _PLUS = re.compile(r"(\d+)\+(\d+)")

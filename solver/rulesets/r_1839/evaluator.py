@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.board import Board
-from solver.claims import read_claim
-from solver.legs import Leg
-from solver.results import ClaimedRoute, Evaluation, Finding, PricedRoute
-from solver.route_rules import check_route, shared_track
+from solver.model.board import Board
+from solver.model.legs import Leg
+from solver.model.results import ClaimedRoute, Evaluation, Finding, PricedRoute
+from solver.routes.claims import read_claim
+from solver.rules.route_rules import check_route, shared_track
 from solver.rulesets.r_1839.extras import ForeignIncome
 from solver.rulesets.r_1839.rules import (
     flood_reach,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from solver.results import RunExtras
+from solver.model.results import RunExtras
 
 
 @dataclass

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.board import Board
-from solver.legs import Leg
-from solver.packing import forbid_shared_track
+from solver.model.board import Board
+from solver.model.legs import Leg
+from solver.packing.pack import forbid_shared_track
 from solver.rulesets.r_1839.rules import flood_trains, flood_value, is_location, location_bonus
 
 Visit = tuple[cp_model.IntVar, int]  # (route literal, what the route earns at the location)

@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from solver.board import Board, Node, Train
-from solver.candidates import build_leg_graph
-from solver.results import Finding
-from solver.train_rules import paying_stops, stop_revenue
+from solver.model.board import Board, Node, Train
+from solver.model.results import Finding
+from solver.routes.candidates import build_leg_graph
+from solver.rules.train_rules import paying_stops, stop_revenue
 
 LOCATION_KINDS = ("city", "town", "offboard", "halt", "pass")
 FOREIGN_SHARE_PERCENT = 20

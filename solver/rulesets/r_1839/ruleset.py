@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.board import Board
-from solver.results import ClaimedRoute, Evaluation, SolveOptions, SolveResult
+from solver.model.board import Board
+from solver.model.results import ClaimedRoute, Evaluation, SolveOptions, SolveResult
 from solver.rulesets.base import Ruleset
 from solver.rulesets.r_1839.evaluator import evaluate_run
 from solver.rulesets.r_1839.solve import solve_run

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from solver.board import Board
-from solver.budget import Budget
-from solver.cancel import CancelToken
-from solver.candidates import build_leg_graph, enumerate_routes, mask_bits
-from solver.claims import TrainIds, claim_of
-from solver.cpsat import is_solution, run_cpsat
-from solver.packing import train_classes
-from solver.recheck import recheck
-from solver.results import SolveOptions, SolveResult, Status
-from solver.route_rules import train_findings
+from solver.model.board import Board
+from solver.model.cancel import CancelToken
+from solver.model.results import SolveOptions, SolveResult, Status
+from solver.packing.budget import Budget
+from solver.packing.cpsat import is_solution, run_cpsat
+from solver.packing.pack import train_classes
+from solver.packing.recheck import recheck
+from solver.routes.candidates import build_leg_graph, enumerate_routes, mask_bits
+from solver.routes.claims import TrainIds, claim_of
+from solver.rules.route_rules import train_findings
+from solver.rules.train_rules import stop_revenue
 from solver.rulesets.r_1839.evaluator import evaluate_run
 from solver.rulesets.r_1839.extras import ForeignIncome
 from solver.rulesets.r_1839.model import Candidate1839, Model1839
@@ -28,7 +29,6 @@ from solver.rulesets.r_1839.rules import (
     same_country_finding,
 )
 from solver.rulesets.r_1839.view import prepare_1839
-from solver.train_rules import stop_revenue
 
 
 def solve_run(board: Board, opts: SolveOptions) -> SolveResult:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from solver.board import Board
+from solver.model.board import Board
 
 
 def prepare_1839(board: Board) -> Board:

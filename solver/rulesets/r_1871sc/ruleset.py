@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.board import Board, Train
-from solver.results import ClaimedRoute, Evaluation, SolveOptions, SolveResult
+from solver.model.board import Board, Train
+from solver.model.results import ClaimedRoute, Evaluation, SolveOptions, SolveResult
 from solver.rulesets.base import Ruleset
 from solver.rulesets.r_1871sc.view import check_1871sc, prepare_1871sc
 from solver.rulesets.r_standard.evaluator import evaluate_run

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from solver.board import Board, Node, Train
-from solver.errors import BoardError
-from solver.train_rules import serves
+from solver.model.board import Board, Node, Train
+from solver.model.errors import BoardError
+from solver.rules.train_rules import serves
 
 
 def doubles(train: Train, node: Node, token_hexes: set[str]) -> bool:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from solver.board import Board, Train
-from solver.cancel import CancelToken
-from solver.candidates import LegGraph, WalkRules, build_leg_graph, enumerate_routes
-from solver.legs import Leg
+from solver.model.board import Board, Train
+from solver.model.cancel import CancelToken
+from solver.model.legs import Leg
+from solver.routes.candidates import LegGraph, WalkRules, build_leg_graph, enumerate_routes
 from solver.rulesets.r_1873.rules import route_findings
 from solver.rulesets.r_1873.view import Harzbahn
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.board import Board
-from solver.claims import read_claim
-from solver.results import ClaimedRoute, Evaluation, Finding, PricedRoute
+from solver.model.board import Board
+from solver.model.results import ClaimedRoute, Evaluation, Finding, PricedRoute
+from solver.routes.claims import read_claim
 from solver.rulesets.r_1873.extras import HarzbahnRun
 from solver.rulesets.r_1873.rules import RunRoute, route_findings, run_findings, run_revenue, token_status
 from solver.rulesets.r_1873.view import harzbahn

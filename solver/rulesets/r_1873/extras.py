@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from solver.results import Objective, RunExtras
+from solver.model.results import Objective, RunExtras
 
 
 @dataclass

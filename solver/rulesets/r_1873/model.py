@@ -14,10 +14,10 @@ from collections import defaultdict
 
 from ortools.sat.python import cp_model
 
-from solver.board import Board
-from solver.candidates import mask_bits
-from solver.packing import forbid_shared_track
-from solver.results import Objective
+from solver.model.board import Board
+from solver.model.results import Objective
+from solver.packing.pack import forbid_shared_track
+from solver.routes.candidates import mask_bits
 from solver.rulesets.r_1873.candidates import Shape
 from solver.rulesets.r_1873.view import Harzbahn
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from solver.errors import BoardError
+from solver.model.errors import BoardError
 
 
 @dataclass(frozen=True)

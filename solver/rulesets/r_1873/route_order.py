@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from itertools import product
 
-from solver.board import Board
+from solver.model.board import Board
 from solver.rulesets.r_1873.rules import RunRoute, run_revenue
 from solver.rulesets.r_1873.view import Harzbahn
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.board import Board, Node
-from solver.legs import Leg
-from solver.results import Finding
+from solver.model.board import Board, Node
+from solver.model.legs import Leg
+from solver.model.results import Finding
 from solver.rulesets.r_1873.view import Harzbahn
 
 

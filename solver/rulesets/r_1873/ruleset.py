@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from solver.board import Board
-from solver.cancel import CancelToken
-from solver.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
+from solver.model.board import Board
+from solver.model.cancel import CancelToken
+from solver.model.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
 from solver.rulesets.base import Ruleset
 from solver.rulesets.r_1873.evaluator import evaluate_run
 from solver.rulesets.r_1873.production import Production, mines_from_rows, production

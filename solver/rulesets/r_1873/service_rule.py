@@ -8,9 +8,9 @@ rule that 18xx.games enforces, so it gets an advisory finding, UNDERSERVICED, ke
 
 from __future__ import annotations
 
-from solver.board import Board
-from solver.cancel import CancelToken
-from solver.results import Evaluation, Finding, Objective, SolveOptions, Status
+from solver.model.board import Board
+from solver.model.cancel import CancelToken
+from solver.model.results import Evaluation, Finding, Objective, SolveOptions, Status
 from solver.rulesets.r_1873.extras import HarzbahnRun
 from solver.rulesets.r_1873.solve import solve_run
 from solver.rulesets.r_1873.view import Harzbahn, harzbahn

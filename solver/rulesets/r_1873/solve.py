@@ -9,12 +9,12 @@ from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
-from solver.board import Board
-from solver.budget import Budget
-from solver.claims import claim_of
-from solver.cpsat import run_cpsat
-from solver.recheck import recheck
-from solver.results import ClaimedRoute, Objective, SolveOptions, SolveResult, Status
+from solver.model.board import Board
+from solver.model.results import ClaimedRoute, Objective, SolveOptions, SolveResult, Status
+from solver.packing.budget import Budget
+from solver.packing.cpsat import run_cpsat
+from solver.packing.recheck import recheck
+from solver.routes.claims import claim_of
 from solver.rulesets.r_1873.candidates import leg_graph_1873, route_shapes
 from solver.rulesets.r_1873.evaluator import evaluate_run
 from solver.rulesets.r_1873.extras import HarzbahnRun

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from dataclasses import field as default_field
 from typing import Any
 
-from solver.board import Board
-from solver.errors import BoardError
-from solver.jsonread import boolean, field, integer, lst, obj, str_list, text
-from solver.limits import MAX_DISTANCE, MAX_HEXES, MAX_MULTIPLIER, MAX_REVENUE, MAX_TRAINS
+from solver.model.board import Board
+from solver.model.errors import BoardError
+from solver.model.jsonread import boolean, field, integer, lst, obj, str_list, text
+from solver.model.limits import MAX_DISTANCE, MAX_HEXES, MAX_MULTIPLIER, MAX_REVENUE, MAX_TRAINS
 
 MINING = "mining"
 DIESEL = "diesel"

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from solver.board import Board, Train
-from solver.claims import read_claim
-from solver.legs import Leg
+from solver.model.board import Board, Train
+from solver.model.legs import Leg
+from solver.model.results import BonusLine, ClaimedRoute, Evaluation, Finding, PricedRoute
 from solver.modifiers.apply import settle_priced
 from solver.modifiers.route_value import path_hexes_of, route_mods, route_value
 from solver.modifiers.sharing import PaidStops, overlap_group, overlap_rule, stop_pays_once
-from solver.results import BonusLine, ClaimedRoute, Evaluation, Finding, PricedRoute
-from solver.route_rules import check_route, shared_track
+from solver.routes.claims import read_claim
+from solver.rules.route_rules import check_route, shared_track
 
 TrackGroup = Callable[[Board, Train], str]
 

@@ -6,20 +6,20 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from solver.board import Board
-from solver.budget import Budget
-from solver.cancel import CancelToken
-from solver.candidates import Candidate, LazyBound, build_leg_graph, candidate_routes
+from solver.model.board import Board
+from solver.model.cancel import CancelToken
+from solver.model.results import Objective, SolveOptions, SolveResult, Status
 from solver.modifiers.apply import run_route
 from solver.modifiers.packing_terms import modifier_bound, run_terms
 from solver.modifiers.run_terms import order_for_awards
 from solver.modifiers.sharing import overlap_group, overlap_rule, stop_pays_once
-from solver.packing import claims_of_choice, greedy, pack, prune, run_value, stop_bound, train_classes
-from solver.portfolio import race, wants_compact
-from solver.recheck import recheck
-from solver.results import Objective, SolveOptions, SolveResult, Status
+from solver.packing.budget import Budget
+from solver.packing.pack import claims_of_choice, greedy, pack, prune, run_value, stop_bound, train_classes
+from solver.packing.portfolio import race, wants_compact
+from solver.packing.recheck import recheck
+from solver.packing.setpack import exact_packing
+from solver.routes.candidates import Candidate, LazyBound, build_leg_graph, candidate_routes
 from solver.rulesets.r_standard.evaluator import TrackGroup, evaluate_run, one_group
-from solver.setpack import exact_packing
 
 BB_SHARE = 0.7  # of the search time left, what the branch and bound may use before CP-SAT takes over
 BUILD_SECONDS_PER_CANDIDATE = 1e-4  # a generous estimate of model building time (measured ~40 us)

@@ -1,0 +1,181 @@
+"""`routemax audit`: audit many positions, locally in parallel or on a Dask cluster, resumably.
+
+Every position becomes one JSON line in the output file, written (and flushed) as soon as it is
+done, so a killed run loses at most the positions in flight. Re-running with the same output file
+skips the positions already there. Local workers and Dask run the same function through the
+same `concurrent.futures` interface (Dask's `Client.get_executor()`).
+"""
+
+from __future__ import annotations
+
+import glob
+import gzip
+import json
+import os
+import signal
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from solver.audit.run import audit_text
+
+SUFFIXES = (".jsonl.gz", ".jsonl", ".json")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One position to audit: where it comes from and its JSON text (or why it could not be read)."""
+
+    source: str
+    text: str | None = None
+    error: str | None = None
+
+
+def expand_paths(paths: Iterable[str]) -> list[Path]:
+    """Files named, found under folders (recursively), or matched by globs; in a stable order."""
+    out: list[Path] = []
+    for p in paths:
+        if any(ch in p for ch in "*?["):
+            matches = [Path(m) for m in sorted(glob.glob(p, recursive=True))]
+        elif Path(p).is_dir():
+            matches = sorted(f for f in Path(p).rglob("*") if f.is_file() and f.name.endswith(SUFFIXES))
+        else:
+            matches = [Path(p)]
+        out.extend(m for m in matches if m not in out)
+    return out
+
+
+def iter_items(files: Iterable[Path]) -> Iterator[Item]:
+    """Positions of the files: a `.json` file is one; each line of a `.jsonl(.gz)` file is one."""
+    for f in files:
+        name = str(f.resolve())
+        if not f.exists():
+            yield Item(source=name, error="no such file")
+            continue
+        if f.name.endswith(".json"):
+            yield Item(source=name, text=f.read_text(encoding="utf-8"))
+            continue
+        opener = gzip.open if f.name.endswith(".gz") else open
+        try:
+            with opener(f, "rt", encoding="utf-8") as fh:
+                for lineno, line in enumerate(fh, start=1):
+                    if line.strip():
+                        yield Item(source=f"{name}:{lineno}", text=line)
+        except (OSError, EOFError, UnicodeDecodeError) as exc:
+            yield Item(source=name, error=f"unreadable: {exc}")
+
+
+def done_sources(out: Path) -> set[str]:
+    """Sources already audited in an earlier run with this output file."""
+    if not out.exists():
+        return set()
+    seen = set()
+    with out.open(encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                seen.add(json.loads(line)["source"])
+            except (json.JSONDecodeError, KeyError, TypeError):
+                continue  # a line cut short by a kill: that position is audited again
+    return seen
+
+
+def audit_batch(batch: list[tuple[str, str]], time_limit_s: float, objective: str,
+                maps: bool = True) -> list[dict[str, Any]]:
+    """The unit of work sent to a worker process or a Dask worker: a few positions at a time,
+    so that sending work and results costs little beside the audit itself. With `maps`, flagged
+    positions carry their route maps (drawn in the worker, which has the board)."""
+    return [audit_text(source, text, time_limit_s, objective, maps) for source, text in batch]
+
+
+@contextmanager
+def make_executor(workers: int, dask: bool, scheduler: str | None) -> Iterator[Executor | None]:
+    """A local process pool, a Dask executor (LocalCluster or a scheduler), or None (in process)."""
+    if scheduler or dask:
+        from dask.distributed import Client, LocalCluster
+
+        cluster = None if scheduler else LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                      dashboard_address=None)
+        client = Client(scheduler) if scheduler else Client(cluster)
+        try:
+            yield client.get_executor()
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    elif workers > 1:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        try:
+            yield pool
+        except BaseException:  # Ctrl-C or an error: drop the positions in flight, wait for none of them
+            processes = list((getattr(pool, "_processes", None) or {}).values())  # 3.11 has no public terminate
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            raise
+        pool.shutdown(wait=True)
+    else:
+        yield None
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the audit cleanly (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_limit_s: float = 10.0,
+              objective: str = "REVENUE_ONLY", window: int = 8, batch_size: int = 4,
+              on_line: Callable[[dict[str, Any]], None] | None = None, maps: bool = True) -> int:
+    """Audit every item not yet in `out`, appending each line as it completes; returns lines written.
+    With `maps` (the default), flagged positions carry their route maps for the HTML report."""
+    skip = done_sources(out)
+    written = 0
+    with out.open("a", encoding="utf-8") as fh:
+
+        def emit(line: dict[str, Any]) -> None:
+            nonlocal written
+            fh.write(json.dumps(line) + "\n")
+            fh.flush()
+            written += 1
+            if on_line is not None:
+                on_line(line)
+
+        pending: set[Future] = set()
+        batch: list[tuple[str, str]] = []
+
+        def submit() -> None:
+            nonlocal pending
+            pending.add(executor.submit(audit_batch, list(batch), time_limit_s, objective, maps))  # type: ignore[union-attr]
+            batch.clear()
+            if len(pending) >= window:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    for line in fut.result():
+                        emit(line)
+
+        for item in items:
+            if item.source in skip:
+                continue
+            if item.text is None:
+                emit({"source": item.source, "error": item.error, "error_kind": "malformed"})
+                continue
+            if executor is None:
+                emit(audit_text(item.source, item.text, time_limit_s, objective, maps))
+                continue
+            batch.append((item.source, item.text))
+            if len(batch) >= batch_size:
+                submit()
+        if batch:
+            submit()
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                for line in fut.result():
+                    emit(line)
+    return written
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))

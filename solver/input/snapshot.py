@@ -1,0 +1,463 @@
+"""Read `18xx-route-snapshot/1` objects (see the corpus FORMAT.md) into the board model."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path as FsPath
+from typing import Any
+
+from solver import rulesets
+from solver.input.validate import validate_board
+from solver.model.board import NODE_KINDS, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
+from solver.model.errors import BoardError
+from solver.model.jsonread import boolean, field, integer, kind_of, label_of, loads, lst, number, obj, str_list, text
+from solver.model.limits import (
+    MAX_DISTANCE,
+    MAX_GROUPS,
+    MAX_HEXES,
+    MAX_ID_LENGTH,
+    MAX_LANE_WIDTH,
+    MAX_MULTIPLIER,
+    MAX_NODES,
+    MAX_PATHS,
+    MAX_REVENUE,
+    MAX_SLOTS,
+    MAX_TRAINS,
+    MAX_VISIT_COST,
+)
+from solver.modifiers.parse import modifiers_from_json
+
+SNAPSHOT_FORMAT = "18xx-route-snapshot/1"
+
+
+@dataclass
+class Position:
+    """One snapshot as read from a file: the raw object and where it came from."""
+
+    source: str
+    raw: dict[str, Any] | None
+    error: str | None = None
+
+
+def _end(value: Any, where: str) -> PathEnd:
+    if isinstance(value, bool):
+        raise BoardError(where, f"must be an edge number or a node id, got {kind_of(value)}")
+    if isinstance(value, int):
+        return PathEnd(edge=integer(value, where, 0, 5))
+    if isinstance(value, str) and value:
+        return PathEnd(node=text(value, where))
+    raise BoardError(where, f"must be an edge number or a node id, got {kind_of(value)}")
+
+
+def _at(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _flag(raw: dict[str, Any], key: str, where: str, default: bool = False) -> bool:
+    value = raw.get(key, default)
+    if value is True or value is False:  # the common case, without building the field's name
+        return value
+    return boolean(field(raw, key, where, default), _at(where, key))
+
+
+def _str(raw: dict[str, Any], key: str, where: str, default: str = "", non_empty: bool = False) -> str:
+    """A string field; an empty string means the default, as an unset protobuf field does."""
+    value = raw.get(key)
+    if value.__class__ is str and value and len(value) <= MAX_ID_LENGTH:  # the common case, checked below otherwise
+        return value
+    if value is None and not non_empty and key not in raw:  # absent: the default
+        return default
+    if non_empty and key not in raw:
+        raise BoardError(_at(where, key), "missing")
+    value = text(field(raw, key, where, default), _at(where, key), non_empty=non_empty)
+    return value or default
+
+
+def _int(raw: dict[str, Any], key: str, where: str, default: int, lo: int, hi: int) -> int:
+    value = raw.get(key, default)
+    if value.__class__ is int and lo <= value <= hi:  # the common case (a boolean's class is bool)
+        return value
+    return integer(field(raw, key, where, default), _at(where, key), lo, hi)
+
+
+def _lanes(raw: dict[str, Any], where: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    value = field(raw, "lanes", where, [])
+    at = where + ".lanes"
+    if value == []:
+        return (1, 0), (1, 0)
+    pairs = lst(value, at)
+    if len(pairs) != 2:
+        raise BoardError(at, f"give two [width, index] pairs, got {len(pairs)} entries")
+    out = []
+    for i, pair in enumerate(pairs):
+        pair = lst(pair, f"{at}[{i}]")
+        if len(pair) != 2:
+            raise BoardError(f"{at}[{i}]", "must be [width, index]")
+        out.append((integer(pair[0], f"{at}[{i}][0]", 1, MAX_LANE_WIDTH),
+                    integer(pair[1], f"{at}[{i}][1]", 0, MAX_LANE_WIDTH - 1)))
+    return out[0], out[1]
+
+
+_EDGE_ENDS = {e: PathEnd(edge=e) for e in range(6)}  # frozen: one instance per edge serves every path
+_PLAIN_LANES = ((1, 0), (1, 0))
+
+
+def _plain_end(value: Any) -> PathEnd | None:
+    """A well-formed path end read directly; None when it needs the checked reading."""
+    if value.__class__ is int:
+        return _EDGE_ENDS.get(value)
+    if value.__class__ is str and value and len(value) <= MAX_ID_LENGTH:
+        return PathEnd(node=value)
+    return None
+
+
+def _plain_flag(raw: dict[str, Any], key: str) -> bool | None:
+    value = raw.get(key, False)
+    return value if value is True or value is False else None
+
+
+def _plain_path(raw: dict[str, Any], hex_id: str) -> Path | None:
+    """The common, well-formed path read without naming its fields; None when any field needs the
+    checked reading of `_path` (which then names the field at fault)."""
+    pid, track, lanes = raw.get("id"), raw.get("track", "broad"), raw.get("lanes", [])
+    a, b = _plain_end(raw.get("a")), _plain_end(raw.get("b"))
+    terminal, ignore = _plain_flag(raw, "terminal"), _plain_flag(raw, "ignore")
+    ignore_gauge_walk = _plain_flag(raw, "ignore_gauge_walk")
+    if (a is None or b is None or terminal is None or ignore is None or ignore_gauge_walk is None or lanes != []
+            or pid.__class__ is not str or not pid or len(pid) > MAX_ID_LENGTH
+            or track.__class__ is not str or not track or len(track) > MAX_ID_LENGTH):
+        return None
+    return Path(id=pid, hex=hex_id, a=a, b=b, track=track, lanes=_PLAIN_LANES, terminal=terminal, ignore=ignore,
+                ignore_gauge_walk=ignore_gauge_walk)
+
+
+def _path(raw: Any, hex_id: str, index: int) -> Path:
+    if raw.__class__ is dict:
+        plain = _plain_path(raw, hex_id)
+        if plain is not None:
+            return plain
+    where = f"hexes[{hex_id}].paths[{label_of(raw, index)}]"
+    raw = obj(raw, where)
+    return Path(
+        id=_str(raw, "id", where, non_empty=True), hex=hex_id,
+        a=_end(field(raw, "a", where), where + ".a"), b=_end(field(raw, "b", where), where + ".b"),
+        track=_str(raw, "track", where, "broad"), lanes=_lanes(raw, where),
+        terminal=_flag(raw, "terminal", where), ignore=_flag(raw, "ignore", where),
+        ignore_gauge_walk=_flag(raw, "ignore_gauge_walk", where),
+    )
+
+
+def _token(raw: Any, where: str) -> Token | None:
+    if raw is None:
+        return None  # an empty slot
+    raw = obj(raw, where)
+    return Token(corp=_str(raw, "corp", where), status=_str(raw, "status", where, "active"),
+                 type=_str(raw, "type", where, "normal"))
+
+
+def _near_edge(raw: dict[str, Any], where: str) -> float | None:
+    """A town's edge (0..5), or a half edge such as 5.5 between two edges; None when not given."""
+    value = field(raw, "near_edge", where, None, nullable=True)
+    if value is None:
+        return None
+    edge = number(value, where + ".near_edge", 0, 5.5)
+    if edge * 2 != int(edge * 2):
+        raise BoardError(where + ".near_edge", f"must be an edge 0..5 or a half edge such as 5.5, got {edge}")
+    return int(edge) if edge == int(edge) else edge
+
+
+def _plain_text(raw: dict[str, Any], key: str, default: str) -> str | None:
+    """A string field read directly: absent is the default, a non-empty string itself; else None."""
+    value = raw.get(key)
+    if value is None:
+        return None if key in raw else default
+    return value if value.__class__ is str and value and len(value) <= MAX_ID_LENGTH else None
+
+
+def _plain_int(raw: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int | None:
+    value = raw.get(key, default)
+    return value if value.__class__ is int and lo <= value <= hi else None
+
+
+def _plain_tokens(raw: dict[str, Any]) -> list[Token | None] | None:
+    """Token slots read directly (empty slots and tokens of plain strings); None otherwise."""
+    value = raw.get("tokens", [])
+    if value.__class__ is not list or len(value) > MAX_SLOTS:
+        return None
+    out: list[Token | None] = []
+    for t in value:
+        if t is None:
+            out.append(None)
+            continue
+        if t.__class__ is not dict:
+            return None
+        corp, status = _plain_text(t, "corp", ""), _plain_text(t, "status", "active")
+        kind = _plain_text(t, "type", "normal")
+        if corp is None or status is None or kind is None:
+            return None
+        out.append(Token(corp=corp, status=status, type=kind))
+    return out
+
+
+_NODE_TEXTS = (("sig", "sig"), ("klass", "class"), ("token_class", "token_class"), ("country", "country"),
+               ("exchange_owner", "exchange_owner"))
+
+
+def _plain_node(raw: dict[str, Any], hex_id: str) -> Node | None:
+    """The common, well-formed node read without naming its fields; None when any field needs the
+    checked reading of `_node` (which then names the field at fault)."""
+    if "h1873" in raw or raw.get("revenue_by_train", {}) != {} or raw.get("groups", []) != []:
+        return None
+    near_edge = raw.get("near_edge")
+    if near_edge is not None and not (near_edge.__class__ is int and 0 <= near_edge <= 5):
+        return None
+    fields = {"id": _plain_text(raw, "id", ""), "kind": _plain_text(raw, "kind", ""),
+              "revenue": _plain_int(raw, "revenue", 0, -MAX_REVENUE, MAX_REVENUE),
+              "visit_cost": _plain_int(raw, "visit_cost", 1, 0, MAX_VISIT_COST),
+              "route": _plain_text(raw, "route", "mandatory"), "slots": _plain_int(raw, "slots", 0, 0, MAX_SLOTS),
+              "tokens": _plain_tokens(raw), "blocks": _plain_flag(raw, "blocks"),
+              "terminal": _plain_flag(raw, "terminal"), "tokened_by_company": _plain_flag(raw, "tokened_by_company")}
+    for name, key in _NODE_TEXTS:
+        fields[name] = _plain_text(raw, key, "")
+    if None in fields.values() or not fields["id"] or not fields["kind"]:
+        return None
+    return Node(hex=hex_id, near_edge=near_edge, **fields)
+
+
+def _node(raw: Any, hex_id: str, index: int) -> Node:
+    if raw.__class__ is dict:
+        plain = _plain_node(raw, hex_id)
+        if plain is not None:
+            return plain
+    where = f"hexes[{hex_id}].nodes[{label_of(raw, index)}]"
+    raw = obj(raw, where)
+    by_train = obj(field(raw, "revenue_by_train", where, {}), where + ".revenue_by_train")
+    extra = {"h1873": obj(raw["h1873"], where + ".h1873")} if "h1873" in raw else {}
+    return Node(
+        id=_str(raw, "id", where, non_empty=True), hex=hex_id, kind=_str(raw, "kind", where, non_empty=True),
+        revenue=_int(raw, "revenue", where, 0, -MAX_REVENUE, MAX_REVENUE),
+        revenue_by_train={text(k, f"{where}.revenue_by_train", non_empty=True):
+                          integer(v, f"{where}.revenue_by_train.{k}", -MAX_REVENUE, MAX_REVENUE)
+                          for k, v in by_train.items()},
+        visit_cost=_int(raw, "visit_cost", where, 1, 0, MAX_VISIT_COST),
+        route=_str(raw, "route", where, "mandatory"),
+        groups=tuple(str_list(field(raw, "groups", where, []), where + ".groups", MAX_GROUPS)),
+        slots=_int(raw, "slots", where, 0, 0, MAX_SLOTS),
+        tokens=[_token(t, f"{where}.tokens[{i}]")
+                for i, t in enumerate(lst(field(raw, "tokens", where, []), where + ".tokens", MAX_SLOTS))],
+        blocks=_flag(raw, "blocks", where), terminal=_flag(raw, "terminal", where),
+        tokened_by_company=_flag(raw, "tokened_by_company", where), near_edge=_near_edge(raw, where),
+        sig=_str(raw, "sig", where), klass=_str(raw, "class", where), token_class=_str(raw, "token_class", where),
+        country=_str(raw, "country", where), exchange_owner=_str(raw, "exchange_owner", where), extra=extra,
+    )
+
+
+def _row(raw: Any, where: str) -> DistanceRow:
+    raw = obj(raw, where)
+    kinds = tuple(str_list(field(raw, "nodes", where), where + ".nodes", len(NODE_KINDS)))
+    pay = _int(raw, "pay", where, 0, 0, MAX_DISTANCE)
+    return DistanceRow(kinds=kinds, pay=pay, visit=_int(raw, "visit", where, pay, 0, MAX_DISTANCE),
+                       multiplier=_int(raw, "multiplier", where, 1, 0, MAX_MULTIPLIER))
+
+
+def _train(raw: Any, index: int) -> Train:
+    where = f"trains[{index}]"
+    raw = obj(raw, where)
+    unit = _str(raw, "distance_unit", where, "stops")
+    if "distance" not in raw and unit != "flood":
+        raise BoardError(f"{where}.distance", "missing: how far the train runs")
+    dist = field(raw, "distance", where, 0)
+    rows: tuple[DistanceRow, ...] = ()
+    if isinstance(dist, list) != (unit == "stops_by_type"):
+        raise BoardError(where + ".distance", f"a list of rows goes with distance_unit 'stops_by_type' (and only "
+                                              f"with it); distance_unit is {unit!r}")
+    if isinstance(dist, list):
+        rows = tuple(_row(r, f"{where}.distance[{j}]") for j, r in enumerate(lst(dist, where + ".distance", 8)))
+        dist = sum(r.visit for r in rows)
+    else:
+        dist = integer(dist, where + ".distance", 0, MAX_DISTANCE)
+    extra = []
+    if "super" in raw:
+        extra.append(("super", text(raw["super"], where + ".super")))
+    if "diesel" in raw:
+        extra.append(("diesel", boolean(raw["diesel"], where + ".diesel")))
+    if "type" in raw:
+        extra.append(("type", text(raw["type"], where + ".type")))
+    train_id = _str(raw, "id", where, non_empty=True)
+    return Train(id=train_id, name=_str(raw, "name", where, train_id), unit=unit, distance=dist, rows=rows,
+                 multiplier=_int(raw, "multiplier", where, 1, 1, MAX_MULTIPLIER), local=_flag(raw, "local", where),
+                 requires_token=_flag(raw, "requires_token", where, True), klass=_str(raw, "class", where),
+                 by_hex=_flag(raw, "by_hex", where), extra=tuple(sorted(extra)))
+
+
+_EDGES = {str(e): e for e in range(6)}
+
+
+def _neighbors(raw: dict[str, Any], where: str) -> dict[int, str]:
+    at = where + ".neighbors"
+    out: dict[int, str] = {}
+    for key, other in obj(field(raw, "neighbors", where, {}), at).items():
+        edge = _EDGES.get(key)
+        if edge is None:
+            raise BoardError(f"{at}[{key[:20]!r}]", "an edge must be one of '0'..'5'")
+        if other.__class__ is str and other and len(other) <= MAX_ID_LENGTH:
+            out[edge] = other
+        else:
+            out[edge] = text(other, f"{at}[{key}]", non_empty=True)
+    return out
+
+
+def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:
+    where = f"hexes[{label_of(raw, index)}]"
+    raw = obj(raw, where)
+    hid = _str(raw, "id", where, non_empty=True)
+    if hid in hexes:
+        raise BoardError(f"hexes[{hid}].id", "duplicate hex id")
+    hx = Hex(id=hid, neighbors=_neighbors(raw, where), tile=_str(raw, "tile", where),
+             color=_str(raw, "color", where), framed=_flag(raw, "framed", where),
+             location=_str(raw, "location", where),
+             extra={"h1873": obj(raw["h1873"], where + ".h1873")} if "h1873" in raw else {})
+    for i, rn in enumerate(lst(field(raw, "nodes", where, []), where + ".nodes", MAX_NODES)):
+        node = _node(rn, hid, i)
+        if node.id in nodes:
+            raise BoardError(f"hexes[{hid}].nodes[{node.id}].id", "duplicate node id")
+        nodes[node.id] = node
+        hx.nodes.append(node.id)
+    for i, rp in enumerate(lst(field(raw, "paths", where, []), where + ".paths", MAX_PATHS)):
+        path = _path(rp, hid, i)
+        if path.id in paths:
+            raise BoardError(f"hexes[{hid}].paths[{path.id}].id", "duplicate path id")
+        paths[path.id] = path
+        hx.paths.append(path.id)
+    hexes[hid] = hx
+
+
+def read_hexes(raw: Any, where: str) -> tuple[dict[str, Hex], dict[str, Node], dict[str, Path]]:
+    """Hexes in snapshot form (a list of `hexes[]` objects) with their nodes and paths, read strictly
+    (the what-if track scenarios: a tile laid in a hex). Errors name the field under `where`."""
+    hexes: dict[str, Hex] = {}
+    nodes: dict[str, Node] = {}
+    paths: dict[str, Path] = {}
+    try:
+        for i, raw_hex in enumerate(lst(raw, where, MAX_HEXES)):
+            _hex(raw_hex, i, hexes, nodes, paths)
+    except BoardError as exc:
+        raise BoardError(exc.field if exc.field.startswith(where) else f"{where}.{exc.field}", exc.message) from None
+    return hexes, nodes, paths
+
+
+def _revenue_model(snap: dict[str, Any]) -> str:
+    return text(field(snap, "revenue_model", "", ""), "revenue_model")
+
+
+def _source(snap: dict[str, Any]) -> dict[str, Any]:
+    """The `source` block: copied, with the fields a message or the protocol reads checked."""
+    source = dict(obj(field(snap, "source", "", {}), "source"))
+    for key in ("title", "fixture"):
+        if key in source:
+            text(source[key], f"source.{key}", max_len=1000)
+    if "action_id" in source:
+        integer(source["action_id"], "source.action_id", 0, 2**62)
+    if "position" in source:
+        integer(source["position"], "source.position", 0, 2**31 - 1)
+    return source
+
+
+def _options(snap: dict[str, Any]) -> dict[str, Any]:
+    """Ruleset request options: the ones the protocol's RulesOptions carries, with its types."""
+    raw = obj(field(snap, "options", "", {}), "options")
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "port_token":
+            out[key] = text(value, "options.port_token")
+        elif key in ("location_bonus", "towns_plus_10", "port_token_own", "classes_share_track"):
+            out[key] = boolean(value, f"options.{key}")
+        else:
+            raise BoardError(f"options.{key[:40]}", "unknown option; known: location_bonus, towns_plus_10, "
+                                                    "port_token, port_token_own, classes_share_track")
+    return {k: v for k, v in out.items() if v}
+
+
+def _company(snap: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]], list[str]]:
+    company = obj(field(snap, "company", "", {}), "company")
+    tokens = []
+    for i, t in enumerate(lst(field(company, "tokens", "company", []), "company.tokens", MAX_NODES)):
+        t = obj(t, f"company.tokens[{i}]")
+        tokens.append((_str(t, "hex", f"company.tokens[{i}]"), _str(t, "node", f"company.tokens[{i}]")))
+    home = field(company, "home", "company", None, nullable=True)
+    homes = ([] if home is None else [text(home, "company.home", non_empty=True)] if isinstance(home, str)
+             else str_list(home, "company.home", MAX_HEXES))
+    return company, tokens, homes
+
+
+def _axes(snap: dict[str, Any]) -> dict[str, Any]:
+    if "axes" not in snap:
+        return {}
+    axes = obj(field(snap, "axes", ""), "axes")
+    values = [axes.get("x"), axes.get("y")]
+    if set(axes) != {"x", "y"} or not all(isinstance(v, str) for v in values) or set(values) != {"letter", "number"}:
+        raise BoardError("axes", "must be {\"x\": \"number\", \"y\": \"letter\"} or the other way round")
+    return {"axes": dict(axes)}
+
+
+def board_from_snapshot(snap: dict[str, Any]) -> Board:
+    """Build and validate a Board from one snapshot object; every field out of spec is a BoardError."""
+    snap = obj(snap, "snapshot")
+    if snap.get("format") != SNAPSHOT_FORMAT:
+        raise BoardError("format", f"expected {SNAPSHOT_FORMAT!r}, got {kind_of(snap.get('format'))}")
+    hexes: dict[str, Hex] = {}
+    nodes: dict[str, Node] = {}
+    paths: dict[str, Path] = {}
+    raw_hexes = lst(field(snap, "hexes", "", []), "hexes", MAX_HEXES)
+    for i, raw_hex in enumerate(raw_hexes):
+        _hex(raw_hex, i, hexes, nodes, paths)
+        if len(nodes) > MAX_NODES or len(paths) > MAX_PATHS:
+            what, limit = ("nodes", MAX_NODES) if len(nodes) > MAX_NODES else ("paths", MAX_PATHS)
+            raise BoardError("hexes", f"at most {limit:,} {what} allowed on a board")
+    company, tokens, homes = _company(snap)
+    source = _source(snap)
+    ruleset = _str(snap, "ruleset", "")
+    extra: dict[str, Any] = {**_axes(snap), "company_home": homes}
+    if "h1873" in snap:
+        extra["h1873"] = obj(snap["h1873"], "h1873")
+    if "super_trains" in snap:
+        extra["super_trains"] = lst(snap["super_trains"], "super_trains", MAX_TRAINS)
+    board = Board(
+        ruleset=ruleset or rulesets.for_title(str(source.get("title", ""))),
+        company=_str(company, "id", "company"), company_type=_str(company, "type", "company", "corporation"),
+        options=_options(snap), hexes=hexes, nodes=nodes, paths=paths,
+        trains=[_train(t, i) for i, t in enumerate(lst(field(snap, "trains", "", []), "trains", MAX_TRAINS))],
+        phase=_str(obj(field(snap, "phase", "", {}), "phase"), "name", "phase"),
+        layout=_str(snap, "layout", "", "pointy"), company_tokens=tokens, source=source,
+        modifiers=modifiers_from_json(snap["modifiers"]) if "modifiers" in snap else (),
+        revenue_model=_revenue_model(snap), extra=extra,
+    )
+    validate_board(board)
+    return board
+
+
+def read_positions(path: str | FsPath) -> Iterator[Position]:
+    """Yield the snapshots of a `.json` file or a `.jsonl.gz` / `.jsonl` file, one per position.
+
+    A line that is not valid JSON yields a Position with `error` set, naming file and line, and
+    reading goes on with the next line.
+    """
+    p = FsPath(path)
+    if p.suffix == ".json":
+        with p.open(encoding="utf-8") as fh:
+            yield Position(source=str(p), raw=json.load(fh))  # the command line names a JSON error's line
+        return
+    opener = gzip.open if p.suffix == ".gz" else open
+    with opener(p, "rt", encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                raw = loads(line, f"{p}:{lineno}")
+            except BoardError as exc:
+                yield Position(source=f"{p}:{lineno}", raw=None, error=exc.message)
+                continue
+            yield Position(source=f"{p}:{lineno}", raw=raw)

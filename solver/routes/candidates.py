@@ -1,0 +1,567 @@
+"""Candidate routes: every legal route any of the company's trains could run, found by a
+depth-first walk over the leg graph, with track usage as a bit mask for fast packing checks.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from solver.model.board import NODE_KINDS, Board, DistanceRow, Node, Train
+from solver.model.cancel import CancelToken
+from solver.model.legs import Leg, PathIndex, walk_legs
+from solver.modifiers.candidate_values import EVERY_STOP_PAYS, ILLEGAL, CandidatePricer, candidate_pricer
+from solver.rules.route_rules import train_findings
+from solver.rules.train_rules import pour_fits_costs, route_stop_revenues, stop_revenue, within_distance
+
+
+@dataclass
+class LegGraph:
+    """Legs from every stop node, with each track key numbered as one bit."""
+
+    legs_from: dict[str, list[Leg]]
+    masks: dict[int, int]  # id(leg) -> bit mask of its track keys
+    key_bits: dict[tuple, int] = field(default_factory=dict)
+    bits: dict[int, tuple[int, ...]] = field(default_factory=dict)  # id(leg) -> its key bits
+
+    def mask(self, leg: Leg) -> int:
+        return self.masks[id(leg)]
+
+    def route_bits(self, legs: Sequence[Leg]) -> list[int]:
+        """The key bits a route over these legs occupies."""
+        return [b for leg in legs for b in self.bits[id(leg)]]
+
+
+def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
+                    key_filter: Callable[[tuple], bool] | None = None) -> LegGraph:
+    """Walk the legs from every stop node once and number their track keys (those that
+    `key_filter` keeps, when given: a ruleset may share track by fewer keys)."""
+    legs_from: dict[str, list[Leg]] = {}
+    key_bits: dict[tuple, int] = {}
+    masks: dict[int, int] = {}
+    bits: dict[int, tuple[int, ...]] = {}
+    index = PathIndex(board)
+    for nid, node in board.nodes.items():
+        if node.kind == "junction":
+            continue
+        legs = walk_legs(board, nid, allowed_tracks, index)
+        legs_from[nid] = legs
+        for leg in legs:
+            m = 0
+            own = []
+            for k in leg.keys:
+                if key_filter is not None and not key_filter(k):
+                    continue
+                bit = key_bits.setdefault(k, len(key_bits))
+                m |= 1 << bit
+                own.append(bit)
+            masks[id(leg)] = m
+            bits[id(leg)] = tuple(own)
+    return LegGraph(legs_from=legs_from, masks=masks, key_bits=key_bits, bits=bits)
+
+
+def mask_bits(mask: int) -> list[int]:
+    """The set bits of a track mask, lowest first (one step per set bit)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@dataclass(frozen=True)
+class WalkRules:
+    """Which nodes a route walk may use: as stops at all, in the middle, as first and last stop."""
+
+    visitable: frozenset[str]
+    passable: frozenset[str]
+    starts: frozenset[str]
+    ends: frozenset[str]
+    one_per_hex: bool = False
+
+
+def standard_walk_rules(board: Board, one_per_hex: bool = False, forbidden: frozenset[str] = frozenset()) -> WalkRules:
+    """Generic 18xx: any stop may end a route; blocking and terminal nodes only end one (a node whose
+    `route` is "never", such as 1841's passes and port towns, is still visited and paid by the engine's
+    routes). A route rule
+    every route must meet may narrow it: one stop per hex, hexes no route may stop in."""
+    visitable = frozenset(n.id for n in board.nodes.values()
+                          if n.kind != "junction" and n.hex not in forbidden)
+    passable = frozenset(n for n in visitable if not board.nodes[n].terminal and not board.nodes[n].blocks)
+    return WalkRules(visitable=visitable, passable=passable, starts=visitable, ends=visitable, one_per_hex=one_per_hex)
+
+
+# nodes, legs, track mask, hex crossings, visit cost, whether a stop has the company's token
+RouteShape = tuple[tuple[str, ...], tuple[Leg, ...], int, int, int, bool]
+
+
+@dataclass
+class Candidate:
+    """A legal route shape and, per train class that may run it, its stop revenues."""
+
+    nodes: tuple[str, ...]
+    legs: tuple[Leg, ...]
+    mask: int
+    revenue: dict[int, list[int]] = field(default_factory=dict)  # class index -> stop revenues
+    bits: tuple[int, ...] = ()  # the set bits of `mask` (filled in once candidates are pruned)
+    subsidy: dict[int, int] = field(default_factory=dict)  # class index -> the subsidy among its revenue list
+
+    _totals: dict[int, int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def totals(self) -> dict[int, int]:
+        """Per train class, the route's value (its revenue list summed), summed once when first read
+        (the revenue lists are complete by then: they are filled while the candidate is made).
+        Not a functools.cached_property: that one takes a lock on every read in Python 3.11."""
+        if self._totals is None:
+            self._totals = {ci: sum(st) for ci, st in self.revenue.items()}
+        return self._totals
+
+
+CHECK_EVERY = 1024  # route-walk steps between looks at the clock and the cancel token
+
+
+class _Stop(Exception):
+    """Raised inside the walk when the cap or the deadline is reached."""
+
+
+KIND_INDEX = {k: i for i, k in enumerate(NODE_KINDS)}  # a route's visit cost per node kind, as a tuple
+
+
+def _pour_by_kind(train: Train) -> Callable[[tuple[int, ...]], bool]:
+    """A list train's length check on a route's visit cost per kind (KIND_INDEX order), cached."""
+    cache: dict[tuple[int, ...], bool] = {}
+    rows = train.rows
+
+    def fits(by_kind: tuple[int, ...]) -> bool:
+        found = cache.get(by_kind)
+        if found is None:
+            found = cache[by_kind] = pour_fits_costs(rows, {k: c for k, c in zip(NODE_KINDS, by_kind) if c})
+        return found
+    return fits
+
+
+def _distance_gate(trains: Sequence[Train]):
+    """A test `(stops, crossings, cost, by_kind) -> bool`: does some train's distance admit this route?
+    Uses the running visit cost when every train counts plain stops, and the running visit cost per
+    node kind for unclassed list trains."""
+    if any(t.unit in ("none", "express") for t in trains):
+        return lambda stops, crossings, cost, by_kind: True
+    if all(t.unit == "stops" and not t.klass for t in trains):
+        longest = max(t.distance for t in trains)
+        return lambda stops, crossings, cost, by_kind: cost <= longest
+    # plain stop and hex counts as two numbers, list trains by their cached pour; the others one by one
+    by_stops = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
+    by_hexes = max((t.distance for t in trains if t.unit == "hexes"), default=-1)
+    lists = [_pour_by_kind(t) for t in trains if t.unit == "stops_by_type" and not t.klass]
+    others = [t for t in trains if not (t.unit == "hexes" or (t.unit in ("stops", "stops_by_type") and not t.klass))]
+    return lambda stops, crossings, cost, by_kind: (cost <= by_stops or crossings <= by_hexes
+                                                    or any(f(by_kind) for f in lists)
+                                                    or any(within_distance(t, stops, crossings, cost) for t in others))
+
+
+def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap: int = 2_000_000,
+                     deadline: float | None = None, rules: WalkRules | None = None,
+                     cancel: CancelToken | None = None) -> tuple[list[RouteShape], bool]:
+    """Every route (one direction only) that passes the shape rules and fits some train's distance,
+    and whether the list is complete (False when the cap, the deadline or `cancel` cut it short).
+
+    Routes are grown stop by stop and abandoned as soon as no train's distance admits them.
+    """
+    rules = rules or standard_walk_rules(board)
+    nodes = board.nodes
+    out: list[RouteShape] = []
+    order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
+    fits = _distance_gate(trains) if trains else (lambda stops, crossings, cost, by_kind: False)
+    steps = {nid: [(leg, graph.mask(leg), nodes[leg.b]) for leg in legs if leg.b in rules.visitable]
+             for nid, legs in graph.legs_from.items()}
+    passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
+    need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
+    steps_taken = [0]
+    # a visit cost within a plain stop train's distance passes `fits` (asked only beyond it)
+    sure_cost = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
+    first = 0  # the order of the route's first stop (a route is kept from its lower end only)
+
+    by_kind = [0] * len(NODE_KINDS)  # the route's visit cost per node kind
+    hexes_seen: dict[str, int] = {}  # with one stop per hex: the route's stops per hex
+
+    def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
+             crossings: int, cost: int, token: bool) -> None:
+        steps_taken[0] += 1
+        if steps_taken[0] % CHECK_EVERY == 0 and ((deadline is not None and time.monotonic() > deadline)
+                                                  or (cancel is not None and cancel.cancelled)):
+            raise _Stop
+        n_legs = len(legs)
+        for leg, leg_mask, node in steps[path[-1]]:
+            if leg_mask & mask or node.id in seen or (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 1)):
+                continue
+            if node.groups and any(g in groups for g in node.groups):
+                continue
+            if per_hex and hexes_seen.get(node.hex):
+                continue
+            stops.append(node)
+            new_cross = crossings + leg.crossings
+            new_cost = cost + node.visit_cost
+            k = KIND_INDEX[node.kind]
+            by_kind[k] += node.visit_cost
+            admitted = new_cost <= sure_cost or fits(stops, new_cross, new_cost, tuple(by_kind))
+            by_kind[k] -= node.visit_cost
+            if admitted:
+                path.append(node.id)
+                legs.append(leg)
+                seen.add(node.id)
+                new_mask = mask | leg_mask
+                new_token = token or node.tokened_by_company
+                if first < order[node.id] and node.id in ends and (new_token or not need_token):
+                    out.append((tuple(path), tuple(legs), new_mask, new_cross, new_cost, new_token))
+                    if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
+                                           and time.monotonic() > deadline):
+                        raise _Stop
+                # a route goes on through this stop only if it may pass it (asked here: no call for a dead end)
+                if node.id in passable and not (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 2)):
+                    by_kind[k] += node.visit_cost
+                    hexes_seen[node.hex] = hexes_seen.get(node.hex, 0) + 1
+                    grow(path, seen, legs, new_mask, stops, groups | set(node.groups) if node.groups else groups,
+                         new_cross, new_cost, new_token)
+                    hexes_seen[node.hex] -= 1
+                    by_kind[k] -= node.visit_cost
+                seen.discard(node.id)
+                path.pop()
+                legs.pop()
+            stops.pop()
+
+    try:
+        for start in graph.legs_from:
+            if start not in rules.starts:
+                continue
+            node = nodes[start]
+            first = order[start]
+            by_kind[:] = [0] * len(NODE_KINDS)
+            by_kind[KIND_INDEX[node.kind]] = node.visit_cost
+            hexes_seen.clear()
+            hexes_seen[node.hex] = 1
+            grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost, node.tokened_by_company)
+    except _Stop:
+        return out, False
+    finally:  # the recursive closure refers to itself: break that cycle, so that reference counting frees
+        grow = None  # noqa: F841  everything it holds, with no work left for the cyclic collector
+    return out, True
+
+
+def reversed_legs(graph: LegGraph, legs: Sequence[Leg]) -> tuple[Leg, ...]:
+    """The legs of a route walked the other way, known to the graph (same track bits)."""
+    out = []
+    for leg in reversed(legs):
+        back = replace(leg, a=leg.b, b=leg.a, paths=leg.paths[::-1], hexes=leg.hexes[::-1],
+                       terminal_first=leg.terminal_last, terminal_last=leg.terminal_first)
+        graph.masks[id(back)] = graph.masks[id(leg)]
+        graph.bits[id(back)] = graph.bits[id(leg)]
+        out.append(back)
+    return tuple(out)
+
+
+def _quick_fit(train: Train) -> bool | None:
+    """How `train_findings` reads for a walked route of this train, in short: False when it counts visit
+    costs, True when it counts hex crossings, None when it must be asked (a class, a list, no limit)."""
+    if train.klass or train.local:
+        return None
+    return {"stops": False, "hexes": True}.get(train.unit)
+
+
+@dataclass
+class LazyBound:
+    """What a lazy candidate build needs from the packing: the trains per class, a lower bound on the
+    run from some candidates (a greedy packing), and which routes must be kept whatever they earn."""
+
+    counts: Sequence[int]
+    lower_of: Callable[[list[Candidate]], int]
+    must_keep: Callable[[Candidate], bool] = lambda c: False
+
+
+LAZY_FROM = 3000  # options (route, class) from which the lazy build pays
+LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
+
+
+class _Builder:
+    """Prices walked route shapes into candidates, per train class (the body of `candidate_routes`)."""
+
+    def __init__(self, board: Board, graph: LegGraph, classes: Sequence[Train], shapes: list[RouteShape],
+                 pricer: CandidatePricer | None) -> None:
+        self.board, self.graph, self.classes, self.shapes, self.pricer = board, graph, classes, shapes, pricer
+        self.plain = [t.unit in EVERY_STOP_PAYS for t in classes]  # every stop pays: the bonus pricing relies on it
+        self.node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if self.plain[ci] else {}
+                         for ci, t in enumerate(classes)]
+        # classes whose every stop pays the same (a 6 and a D): one revenue list and one bonus pricing per route
+        self.same_table = [next(k for k in range(len(classes)) if self.plain[k]
+                                and self.node_rev[k] == self.node_rev[ci]) if self.plain[ci] else ci
+                           for ci in range(len(classes))]
+        self.cache: dict[tuple[int, frozenset[str]], list[int]] = {}
+        self.quick_fit = [_quick_fit(t) for t in classes]
+        self.need_stops = None in self.quick_fit
+        self.keep_zero = pricer is not None and pricer.keep_zero
+        self._caps: dict[tuple[int, int], int] = {}
+        self._ub_node: dict[int, dict[str, int]] = {}
+        self._top: dict[int, int] = {}  # per class, the most one stop pays
+
+    def fitting(self, k: int) -> list[int]:
+        """The classes whose train may run shape k (length and token; the walk checked the rest)."""
+        nodes_, _legs, _mask, crossings, cost, token = self.shapes[k]
+        stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []
+        out = []
+        for ci, train in enumerate(self.classes):
+            quick = self.quick_fit[ci]
+            if quick is not None:  # a walked route has two stops: only its token and its length are left to check
+                if not (token or not train.requires_token) or (crossings if quick else cost) > train.distance:
+                    continue
+            elif train_findings(train, stops, crossings, cost, token):
+                continue
+            out.append(ci)
+        return out
+
+    def stop_upper(self, ci: int) -> dict[str, int]:
+        """Per node, at least what it pays class ci in any row (never below 0)."""
+        ub = self._ub_node.get(ci)
+        if ub is None:
+            t = self.classes[ci]
+            rows = t.rows or (None,)
+            ub = self._ub_node[ci] = {nid: max(0, *(stop_revenue(n, t, r) for r in rows))
+                                      for nid, n in self.board.nodes.items()}
+        return ub
+
+    def bonus_cap(self, ci: int, n_stops: int) -> int:
+        """At most what the route bonuses (and subsidy) add to a route of class ci with n_stops stops."""
+        if self.pricer is None:
+            return 0
+        key = (ci, n_stops)
+        cap = self._caps.get(key)
+        if cap is None:
+            top = self._top.get(ci)
+            if top is None:
+                top = self._top[ci] = max([0, *self.stop_upper(ci).values()])
+            cap = self._caps[key] = self.pricer.bonus_cap(self.classes[ci].name, top, n_stops)
+        return cap
+
+    def upper(self, k: int, ci: int) -> int:
+        """At least what shape k earns class ci (stops and bonuses), without pricing it."""
+        nodes_, legs = self.shapes[k][0], self.shapes[k][1]
+        cap = 0
+        if self.pricer is not None and self.pricer.mods is not None:  # the bonuses this route's stops can hit
+            cap = self.pricer.route_cap(self.classes[ci].name, [self.board.nodes[n] for n in nodes_],
+                                        self.stop_upper(ci), legs)
+        if self.plain[ci]:
+            return sum(map(self.node_rev[ci].__getitem__, nodes_)) + cap
+        t = self.classes[ci]
+        rows = self.disjoint_rows(ci)
+        if rows is not None:  # each kind pays in its one row: the best `pay` stops of each row
+            by_row: list[list[int]] = [[] for _ in rows]
+            for n in nodes_:
+                node = self.board.nodes[n]
+                for i, r in enumerate(rows):
+                    if node.kind in r.kinds:
+                        by_row[i].append(max(0, stop_revenue(node, t, r)))
+                        break
+            return sum(sum(heapq.nlargest(r.pay, vs)) for r, vs in zip(rows, by_row)) + cap
+        ub = self.stop_upper(ci)
+        values = sorted((ub[n] for n in nodes_), reverse=True)
+        paying = sum(r.pay for r in t.rows) if t.unit == "stops_by_type" else len(values)
+        return sum(values[:paying]) + cap
+
+    def disjoint_rows(self, ci: int) -> tuple[DistanceRow, ...] | None:
+        """A list train's rows when no kind fits two of them (None otherwise, or for other trains)."""
+        t = self.classes[ci]
+        if t.unit != "stops_by_type" or t.klass:
+            return None
+        kinds = [k for r in t.rows for k in r.kinds]
+        return t.rows if len(kinds) == len(set(kinds)) else None
+
+    def price(self, k: int, classes: Sequence[int]) -> tuple[Candidate, Candidate | None]:
+        """Shape k priced for these classes: the candidate, and the route walked the other way where a
+        modifier pays more so (either may end with no class: nothing to keep)."""
+        nodes_, legs, mask, _crossings, _cost, _token = self.shapes[k]
+        board, pricer = self.board, self.pricer
+        cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
+        back: Candidate | None = None
+        priced_by_table: dict[tuple[int, int], tuple[list[int], bool] | str | None] = {}
+        revs_of_table: dict[int, list[int]] = {}
+        for ci in classes:
+            train = self.classes[ci]
+            plain_revs = None
+            if self.plain[ci]:  # classes paid alike per stop share one list
+                plain_revs = revs_of_table.get(self.same_table[ci])
+                if plain_revs is None:
+                    plain_revs = revs_of_table[self.same_table[ci]] = [self.node_rev[ci][n] for n in nodes_]
+            priced = None
+            if pricer is not None:
+                table = (self.same_table[ci], id(pricer.train_mods(train.name))) if plain_revs is not None else None
+                if table is None or table not in priced_by_table:  # trains paid alike get alike bonuses
+                    priced = pricer.price(train, nodes_, plain_revs, legs)
+                    if table is not None:
+                        priced_by_table[table] = priced
+                else:
+                    priced = priced_by_table[table]
+            if priced is ILLEGAL:  # it breaks a route rule either way
+                continue
+            subsidy = 0
+            if priced is not None:
+                revs, reverse, subsidy = priced  # type: ignore[misc]
+                if reverse:
+                    back = back or Candidate(nodes=nodes_[::-1], legs=reversed_legs(self.graph, legs), mask=mask)
+                    back.revenue[ci] = revs
+                    if subsidy:
+                        back.subsidy[ci] = subsidy
+                    continue
+            elif plain_revs is not None:
+                revs = plain_revs
+            else:
+                key = (ci, frozenset(nodes_))
+                if key not in self.cache:
+                    self.cache[key] = route_stop_revenues(board, train, sorted(nodes_))
+                by_node = dict(zip(sorted(nodes_), self.cache[key]))
+                revs = [by_node[n] for n in nodes_]
+            if sum(revs) > 0 or self.keep_zero:
+                cand.revenue[ci] = revs
+                if subsidy:
+                    cand.subsidy[ci] = subsidy
+        return cand, back
+
+    def locals(self) -> list[Candidate]:
+        """One-stop runs of local trains: a tokened city each, kept whatever they earn."""
+        out = []
+        local_classes = [ci for ci, t in enumerate(self.classes) if t.local]
+        for nid, node in self.board.nodes.items():
+            if local_classes and node.kind == "city" and node.tokened_by_company:
+                cand = Candidate(nodes=(nid,), legs=(), mask=0)
+                for ci in local_classes:
+                    if train_findings(self.classes[ci], [node], 0):
+                        continue
+                    stops_rev = route_stop_revenues(self.board, self.classes[ci], (nid,))
+                    if sum(stops_rev) > 0:
+                        cand.revenue[ci] = stops_rev
+                if cand.revenue:
+                    out.append(cand)
+        return out
+
+
+def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBound, deadline: float | None,
+          cancel: CancelToken | None) -> tuple[list[Candidate], int, bool]:
+    """Price the options (upper bound, shape, class) with the best bounds first, take a lower bound on
+    the run from them, and price the others only where they could still beat it (paired with the best
+    of every other train, by the bounds of the unpriced ones: the argument of `packing.prune`).
+    Returns the candidates in shape order, how many options were never priced, and whether every
+    option that could matter was priced (False when the deadline or `cancel` cut the pricing short)."""
+    options.sort(key=lambda o: -o[0])
+    per_class = max(LAZY_FIRST // max(1, len(lazy.counts)), 50)  # every class's best: a packing of all trains
+    seen: dict[int, int] = defaultdict(int)
+    first, rest = [], []
+    for o in options:
+        seen[o[2]] += 1
+        (first if seen[o[2]] <= per_class else rest).append(o)
+    complete = True
+
+    def priced(chosen: list[tuple[int, int, int]]) -> list[tuple[int, int, Candidate]]:
+        nonlocal complete
+        by_shape: dict[int, list[int]] = defaultdict(list)
+        for _ub, k, ci in chosen:
+            by_shape[k].append(ci)
+        out = []
+        for i, (k, cis) in enumerate(by_shape.items()):
+            if i % 256 == 255 and ((deadline is not None and time.monotonic() > deadline)
+                                   or (cancel is not None and cancel.cancelled)):
+                complete = False
+                break
+            cand, back = builder.price(k, cis)
+            out.extend((k, j, c) for j, c in enumerate((cand, back)) if c is not None and c.revenue)
+        return out
+
+    done = priced(first)
+    lower = lazy.lower_of([c for _, _, c in done])
+    values: dict[int, list[int]] = defaultdict(list)
+    for _, _, c in done:
+        for ci, v in c.totals.items():
+            values[ci].append(v)
+    for ub, _k, ci in rest:
+        values[ci].append(ub)
+    tops = {ci: heapq.nlargest(lazy.counts[ci], [v for v in vs if v > 0]) for ci, vs in values.items()}
+    upper = sum(sum(t) for t in tops.values())
+
+    def could_beat(v: int, ci: int) -> bool:
+        t = tops.get(ci, [])
+        return (upper - t[-1] + v if len(t) == lazy.counts[ci] and v < t[-1] else upper) > lower
+
+    keep = [o for o in rest if could_beat(o[0], o[2])
+            or lazy.must_keep(Candidate(nodes=builder.shapes[o[1]][0], legs=(), mask=0, revenue={o[2]: []}))]
+    done += priced(keep)
+    done.sort(key=lambda e: (e[0], e[1]))
+    return [c for _, _, c in done], len(rest) - len(keep), complete
+
+
+def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
+                     deadline: float | None = None, walk_deadline: float | None = None,
+                     cancel: CancelToken | None = None, best_only: bool = False,
+                     stats: dict[str, float] | None = None, with_subsidy: bool = True,
+                     lazy: LazyBound | None = None) -> tuple[list[Candidate], bool]:
+    """Legal routes with their revenue per train class. The walk already obeys the shape rules
+    (`route_rules.shape_findings`); a route is kept for a class if it also passes the train's
+    rules (`route_rules.train_findings`) and earns something.
+
+    With `best_only` (for a company with one train and no run rules, whose best run is its best
+    route), a route is kept only when it earns more than every route before it: the last one kept
+    is the best, and the thousands of others are never stored; with one train whose every stop
+    pays, a route that cannot beat the best so far even with the largest bonuses is not priced.
+    With `lazy` (several trains, many routes), the routes with the best upper bounds are priced first
+    and the others only where they could still beat the run those give (`_lazy`).
+    `stats["routes_walked"]` counts the routes the walk found either way. `with_subsidy`: a route's
+    value includes its subsidy (the objective counts it)."""
+    cands: list[Candidate] = []
+    best = 0  # with best_only, the value a route must beat to be kept
+    n_walked = 0
+    if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
+        walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
+    pricer = candidate_pricer(board, with_subsidy)  # the modifiers' per-route rules (None without modifiers)
+    walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
+    shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel)
+    builder = _Builder(board, graph, classes, shapes, pricer)
+    node_rev = builder.node_rev
+    # one train: a route whose stops (for a list train, its best-paying stops) plus the largest bonuses
+    # cannot beat the best so far is dropped before it is priced
+    lone = best_only and len(classes) == 1
+    lone_table = node_rev[0] if lone and builder.plain[0] else None
+    options: list[tuple[int, int, int]] = []  # lazily: (upper bound, shape, class)
+    use_lazy = lazy is not None and not best_only and len(shapes) * len(classes) >= LAZY_FROM
+    for k, (nodes_, _legs, _mask, _crossings, _cost, _token) in enumerate(shapes):
+        if k % 256 == 255 and ((deadline is not None and time.monotonic() > deadline)
+                               or (cancel is not None and cancel.cancelled)):
+            complete = False
+            break
+        n_walked += 1
+        if lone_table is not None:
+            if sum(map(lone_table.__getitem__, nodes_)) + builder.bonus_cap(0, len(nodes_)) <= best:
+                continue
+        elif lone and best > 0 and builder.upper(k, 0) <= best:
+            continue
+        fitting = builder.fitting(k)
+        if use_lazy:
+            options.extend((builder.upper(k, ci), k, ci) for ci in fitting)
+            continue
+        for kept in builder.price(k, fitting):
+            if kept is None or not kept.revenue:
+                continue
+            if best_only:
+                value = max(kept.totals.values())
+                if value <= best:
+                    continue
+                best = value
+            cands.append(kept)
+    if use_lazy and lazy is not None:
+        cands, skipped, priced_all = _lazy(builder, options, lazy, deadline, cancel)
+        complete = complete and priced_all
+        if stats is not None:
+            stats["never_priced"] = float(skipped)
+    cands.extend(builder.locals())
+    if stats is not None:
+        stats["routes_walked"] = float(n_walked)
+    return cands, complete

@@ -1,0 +1,118 @@
+"""`routemax audit` and the Audit RPC: resume after a kill, Dask equal to local, malformed lines,
+the HTML report, and a streaming call whose deadline expires mid-stream."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+
+from routemax.v1 import routemax_pb2 as pb
+from routemax_cli.audit_run import expand_paths, iter_items, make_executor, run_audit
+from server.main import main
+from tests.conftest import CORPUS, REPO
+
+SMALL = CORPUS / "1889" / "962.jsonl.gz"  # 48 positions
+
+
+def _lines(path: Path) -> list[dict]:
+    out = []
+    for raw in path.read_text().splitlines():
+        try:
+            out.append(json.loads(raw))
+        except json.JSONDecodeError:
+            continue  # the line a kill cut short
+    return out
+
+
+def _comparable(line: dict) -> dict:
+    return {k: v for k, v in line.items() if k != "solve_ms"}
+
+
+def test_audit_resumes_after_being_killed(tmp_path: Path) -> None:
+    out = tmp_path / "audit.jsonl"
+    cmd = [sys.executable, "-m", "routemax", "audit", str(SMALL), "--out", str(out), "--workers", "1"]
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 5):
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    first = _lines(out)
+    assert 5 <= len(first) < 48, "the kill should land mid-run"
+    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"{48 - len(first)} positions audited" in done.stderr
+    final = _lines(out)
+    sources = [ln["source"] for ln in final]
+    assert len(sources) == len(set(sources)) == 48
+    assert all(ln["verdict"]["legal"] and ln["gap"] >= 0 for ln in final)
+
+
+def test_dask_local_cluster_gives_the_local_results(tmp_path: Path) -> None:
+    items = list(iter_items([SMALL]))[:12]
+    local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    run_audit(items, local, None)
+    with make_executor(2, dask=True, scheduler=None) as executor:
+        assert executor is not None and "distributed" in type(executor).__module__
+        run_audit(items, dask, executor)
+    a = sorted((_comparable(x) for x in _lines(local)), key=lambda x: x["source"])
+    b = sorted((_comparable(x) for x in _lines(dask)), key=lambda x: x["source"])
+    assert len(a) == 12 and a == b
+
+
+def test_malformed_line_is_reported_with_file_and_line_and_the_rest_goes_on(tmp_path: Path) -> None:
+    with gzip.open(SMALL, "rt") as fh:
+        good = [next(fh) for _ in range(3)]
+    bad = tmp_path / "game.jsonl.gz"
+    with gzip.open(bad, "wt") as fh:
+        fh.write(good[0] + good[1] + '{"format": "18xx-route-snapshot/1", "hexes": [\n' + good[2])
+    out = tmp_path / "audit.jsonl"
+    html = tmp_path / "report.html"
+    assert main(["audit", str(tmp_path), "--out", str(out), "--workers", "1", "--html", str(html)]) == 0
+    lines = {ln["source"].rsplit(":", 1)[-1]: ln for ln in _lines(out)}
+    assert set(lines) == {"1", "2", "3", "4"}
+    assert lines["3"]["source"] == f"{bad.resolve()}:3"
+    assert "not valid JSON" in lines["3"]["error"]
+    assert all(lines[k]["verdict"]["legal"] for k in ("1", "2", "4"))
+    page = html.read_text()
+    assert page.startswith("<!DOCTYPE html>") and "Flagged positions" in page and "malformed: 1" in page
+
+
+def test_folders_and_globs_are_expanded(tmp_path: Path) -> None:
+    by_folder = expand_paths([str(CORPUS / "1889")])
+    by_glob = expand_paths([str(CORPUS / "18*" / "*.jsonl.gz")])
+    assert by_folder == [SMALL]
+    assert SMALL in by_glob and len(by_glob) > 5
+
+
+def _requests(n: int):
+    with gzip.open(SMALL, "rt") as fh:
+        lines = fh.readlines()
+    for i in range(n):
+        yield pb.AuditRequest(source=f"p{i}", snapshot_json=lines[i % len(lines)])
+
+
+def test_audit_stream_answers_each_position_in_order(stub) -> None:
+    got = list(stub.Audit(_requests(5), timeout=60))
+    assert [g.source for g in got] == [f"p{i}" for i in range(5)]
+    assert all(g.legal and g.gap >= 0 and g.status == pb.OPTIMAL and not g.error for g in got)
+    assert json.loads(got[0].json)["source"] == "p0"
+
+
+def test_audit_stream_stops_when_its_deadline_expires_mid_stream(stub) -> None:
+    received = []
+    with pytest.raises(grpc.RpcError) as err:
+        for line in stub.Audit(_requests(100_000), timeout=1.5):
+            received.append(line.source)
+    assert err.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert 0 < len(received) < 100_000
+    assert received == [f"p{i}" for i in range(len(received))]

@@ -1,0 +1,248 @@
+"""Bad input on the command line: one line on standard error naming the file, the position or line,
+the field and what is wrong, and the documented exit code; never a traceback, never a silent 0.
+
+Exit codes: 0 ok, 1 negative answer, 2 usage, 3 bad input, 4 internal error, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from server.main import main
+from solver.examples import example_path
+from tests.conftest import CORPUS
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _run(capsys, argv: list[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _one_error_line(err: str) -> str:
+    lines = [ln for ln in err.splitlines() if ln.startswith("routemax:")]
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    ('{"format": "18xx-route-snapshot/1", "hexes": [', "not valid JSON"),  # truncated
+    ("[]", "JSON object"),  # not a snapshot
+    ('{"format": "18xx-route-snapshot/1"', "not valid JSON"),
+    ("", "not valid JSON"),
+])
+def test_broken_snapshot_files_are_bad_input(tmp_path: Path, capsys, text: str, expect: str) -> None:
+    path = _write(tmp_path, "snap.json", text)
+    code, out, err = _run(capsys, ["solve", str(path)])
+    assert code == 3
+    line = _one_error_line(err)
+    assert str(path) in line and expect in line
+
+
+def test_a_truncated_jsonl_gz_is_bad_input(tmp_path: Path, capsys) -> None:
+    whole = (CORPUS / "1889" / "962.jsonl.gz").read_bytes()
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(whole[: len(whole) // 3])
+    code, _out, err = _run(capsys, ["solve", str(cut), "--json"])
+    assert code == 3
+    assert str(cut) in _one_error_line(err)
+
+
+def test_a_missing_file_is_bad_input(tmp_path: Path, capsys) -> None:
+    code, _out, err = _run(capsys, ["solve", str(tmp_path / "nope.json")])
+    assert code == 3
+    assert "no such file" in _one_error_line(err)
+
+
+@pytest.mark.parametrize("position", ["999", "-1"])
+def test_a_position_out_of_range_is_a_usage_error(capsys, position: str) -> None:
+    code, out, err = _run(capsys, ["solve", str(example_path("1830")), "--position", position])
+    assert code == 2
+    assert "--position" in _one_error_line(err)
+    assert "summary" not in out
+
+
+@pytest.mark.parametrize("limit", ["0", "-5", "nan", "inf", "soon"])
+def test_a_bad_time_limit_is_a_usage_error(capsys, limit: str) -> None:
+    code, _out, err = _run(capsys, ["solve", "--time-limit", limit])
+    assert code == 2
+    assert "--time-limit" in _one_error_line(err)
+
+
+@pytest.mark.parametrize(("routes", "field"), [
+    ({"foo": 1}, "routes: missing"),
+    ([{"nodes": ["A"]}], "routes[0].train"),
+    ([{"train": "2-0", "nodes": "A B"}], "routes[0].nodes"),
+    ([{"train": "2-0", "nodes": ["A", "B"], "legs": [[1, 2]]}], "routes[0].legs[0]"),
+    (7, "routes: must be a list"),
+])
+def test_a_bad_routes_file_names_the_field(tmp_path: Path, capsys, routes, field: str) -> None:
+    path = _write(tmp_path, "routes.json", json.dumps(routes))
+    code, out, err = _run(capsys, ["evaluate", "--routes", str(path)])
+    assert code == 3
+    line = _one_error_line(err)
+    assert str(path) in line and field in line
+    assert "legal" not in out
+
+
+def test_a_train_without_distance_is_rejected(tmp_path: Path, capsys) -> None:
+    snap = json.loads(example_path("1830").read_text())
+    del snap["trains"][0]["distance"]
+    path = _write(tmp_path, "nodist.json", json.dumps(snap))
+    code, _out, err = _run(capsys, ["solve", str(path)])
+    assert code == 3
+    assert "trains[0].distance" in _one_error_line(err)
+
+
+def test_a_snapshot_with_recorded_null_solves_and_evaluate_says_why_not(tmp_path: Path, capsys) -> None:
+    snap = json.loads(example_path("1830").read_text())
+    snap["recorded"] = None
+    snap["engine"] = None
+    path = _write(tmp_path, "unrun.json", json.dumps(snap))
+    code, out, _err = _run(capsys, ["solve", str(path), "--json"])
+    assert code == 0 and json.loads(out)["status"] == "OPTIMAL"
+    code, _out, err = _run(capsys, ["evaluate", str(path)])
+    assert code == 3
+    assert "recorded: null" in _one_error_line(err)
+
+
+@pytest.mark.parametrize(("mines", "field"), [
+    ({"mines": [{"id": "1", "connected": True, "machine": 2}]}, "mines[0].machine_revenue"),
+    ({"mines": [{"id": "1", "machine_revenue": "[...]"}]}, "mines[0].machine_revenue"),
+    ({"mines": [{"id": "1", "machine_revenue": [10, 20], "machine": "two"}]}, "mines[0].machine"),
+    ({"public": True}, "mines: missing"),
+    ([], "JSON object"),
+])
+def test_a_bad_mines_file_names_the_field(tmp_path: Path, capsys, mines, field: str) -> None:
+    path = _write(tmp_path, "mines.json", json.dumps(mines))
+    code, _out, err = _run(capsys, ["mines", str(path)])
+    assert code == 3
+    assert field in _one_error_line(err)
+
+
+def test_the_readme_mines_example_works(tmp_path: Path, capsys) -> None:
+    text = (REPO / "README.md").read_text()
+    start = text.index('{"public_company"')
+    example = json.loads(text[start: text.index("`", start)])
+    path = _write(tmp_path, "mines.json", json.dumps(example))
+    code, out, err = _run(capsys, ["mines", str(path), "--json"])
+    assert code == 0, err
+    assert json.loads(out)["revenue"] > 0
+
+
+def test_audit_of_a_missing_path_is_bad_input(tmp_path: Path, capsys) -> None:
+    code, _out, err = _run(capsys, ["audit", str(tmp_path / "nope_dir"), "--out", str(tmp_path / "a.jsonl")])
+    assert code == 3
+    assert "nope_dir" in _one_error_line(err)
+
+
+def test_an_illegal_route_set_is_a_negative_answer_with_named_routes(tmp_path: Path, capsys) -> None:
+    snap = json.loads(example_path("1830").read_text())
+    route = snap["recorded"]["routes"][0]
+    other = next(t["id"] for t in snap["trains"] if t["id"] != route["train"])
+    path = _write(tmp_path, "routes.json", json.dumps([route, {**route, "train": other}]))
+    code, out, _err = _run(capsys, ["evaluate", "--routes", str(path)])
+    assert code == 1
+    assert "legal: no" in out and f"route 2 (train {other}): SHARED_TRACK" in out
+
+
+def test_errors_go_to_stderr_and_results_to_stdout(capsys) -> None:
+    code, out, err = _run(capsys, ["solve", "--example", "1830"])
+    assert code == 0
+    assert "revenue" in out and "summary" not in out
+    assert "summary" in err
+
+
+def test_version_and_help(capsys) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("routemax ")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "exit codes" in capsys.readouterr().out
+
+
+def test_ctrl_c_during_a_solve_prints_the_best_so_far_and_exits_130(tmp_path: Path) -> None:
+    """A real process: SIGINT while CP-SAT searches a board too big to prove quickly."""
+    from tests.support.boards import dense_board
+
+    board = dense_board(6)
+    path = _write(tmp_path, "dense.json", json.dumps(board.snapshot()))
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "routemax", "solve", str(path), "--time-limit", "20", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    time.sleep(8.0)  # past the enumeration, into the search
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert time.monotonic() - t0 < 30
+    assert "Traceback" not in err and "interrupted" in err
+    answer = json.loads(out.splitlines()[-1])
+    assert answer["status"] == "FEASIBLE" and answer["revenue"] > 0 and answer["bound"] >= answer["revenue"]
+
+
+def test_help_loads_no_solver_engine() -> None:
+    """`routemax --help` stays quick: parsing the command line loads neither OR-Tools nor Dask nor pandas."""
+    code = ("import sys; from server.main import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('ortools', 'dask', 'pandas', 'grpc') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_ctrl_c_during_an_audit_stops_cleanly_and_the_audit_resumes(tmp_path: Path) -> None:
+    """A real process with two workers: SIGINT mid-audit gives exit 130, one line, no traceback from
+    the parent or the workers; every line written is whole, and the same command resumes."""
+    out = tmp_path / "audit.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    cmd = [sys.executable, "-m", "routemax", "audit", str(CORPUS / "1830"), "--out", str(out), "--workers", "2"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 5):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "resume" in _one_error_line(err)
+    lines = out.read_text().splitlines()
+    assert lines and all(json.loads(line)["source"] for line in lines)
+    again = subprocess.run([*cmd, "--time-limit", "10"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                           timeout=600, check=False)
+    assert again.returncode == 0, again.stderr
+    sources = [json.loads(line)["source"] for line in out.read_text().splitlines()]
+    assert len(sources) == len(set(sources)) > len(lines)
+
+
+def test_too_long_names_the_route_and_its_length(tmp_path: Path, capsys) -> None:
+    snap = json.loads(example_path("1830").read_text())
+    route = snap["recorded"]["routes"][0]
+    train = next(t for t in snap["trains"] if t["id"] == route["train"])
+    train["distance"] = 2
+    path = _write(tmp_path, "short.json", json.dumps(snap))
+    code, out, _err = _run(capsys, ["evaluate", str(path)])
+    assert code == 1
+    line = next(ln for ln in out.splitlines() if "TOO_LONG" in ln)
+    assert f"route 1 (train {route['train']})" in line
+    assert f"counts {len(route['nodes'])} stops, the train 2" in line

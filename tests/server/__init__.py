@@ -1,0 +1,1 @@
+"""Tests of the gRPC and HTTP service `server/`: conversion, the protocols, processes."""

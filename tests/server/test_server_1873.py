@@ -1,0 +1,109 @@
+"""1873 through the real gRPC server: the typed board extension, objectives, the service-rule
+finding, mine production, and field-named errors."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import grpc
+import pytest
+
+from routemax.v1 import routemax_pb2 as pb
+from server.convert import board_to_proto
+from solver.input.snapshot import board_from_snapshot
+from tests.conftest import CORPUS
+
+
+def _snapshot(action_id: int) -> dict:
+    with gzip.open(CORPUS / "1873" / "hs_gwlftpex_33770.jsonl.gz", "rt") as fh:
+        for line in fh:
+            snap = json.loads(line)
+            if snap["source"]["action_id"] == action_id:
+                return snap
+    raise KeyError(action_id)
+
+
+def test_board_extension_gives_the_same_answer_as_the_snapshot(stub) -> None:
+    snap = _snapshot(1813)  # NWE: two concession routes, a 4T, a 5T and a diesel
+    msg = board_to_proto(board_from_snapshot(snap))
+    assert msg.HasField("h1873") and len(msg.h1873.concession_routes) == 2
+    by_board = stub.Solve(pb.SolveRequest(board=msg, objective=pb.REVENUE_ONLY))
+    by_json = stub.Solve(pb.SolveRequest(snapshot_json=json.dumps(snap), objective=pb.REVENUE_ONLY))
+    assert by_board.status == by_json.status == pb.OPTIMAL
+    assert by_board.revenue == by_json.revenue >= snap["engine"]["routes_revenue"]
+    assert by_board.summary.net_revenue == by_board.revenue - by_board.summary.maintenance
+    assert {t.status for t in by_board.summary.tokens} <= {"active", "flipped"}
+
+
+def test_rulebook_services_more_routes_and_evaluate_flags_the_recorded_run(stub) -> None:
+    snap = _snapshot(1813)
+    rules = stub.Solve(pb.SolveRequest(snapshot_json=json.dumps(snap)))  # RULEBOOK is the 1873 default
+    money = stub.Solve(pb.SolveRequest(snapshot_json=json.dumps(snap), objective=pb.REVENUE_ONLY))
+    assert rules.summary.routes_serviced == len(rules.routes) > len(money.routes)
+    assert rules.summary.routes_possible == len(rules.routes)
+    assert rules.revenue < snap["engine"]["routes_revenue"] <= money.revenue
+    claimed = [pb.ClaimedRoute(train=r["train"], nodes=r["nodes"], legs=[pb.Leg(paths=leg) for leg in r["legs"]])
+               for r in snap["recorded"]["routes"]]
+    ev = stub.Evaluate(pb.EvaluateRequest(snapshot_json=json.dumps(snap), routes=claimed))
+    assert ev.legal and ev.revenue == snap["engine"]["routes_revenue"]
+    advisory = [f for f in ev.findings if f.code == "UNDERSERVICED"]
+    assert len(advisory) == 1 and not advisory[0].hard
+    assert ev.summary.routes_serviced == len(claimed) < ev.summary.routes_possible
+
+
+def test_a_run_without_the_concession_route_is_illegal(stub) -> None:
+    snap = _snapshot(1813)
+    claimed = [pb.ClaimedRoute(train=r["train"], nodes=r["nodes"], legs=[pb.Leg(paths=leg) for leg in r["legs"]])
+               for r in snap["recorded"]["routes"] if not r["train"].startswith("D")][1:]
+    ev = stub.Evaluate(pb.EvaluateRequest(snapshot_json=json.dumps(snap), routes=claimed))
+    assert not ev.legal
+    assert "CONCESSION_NOT_RUN" in {f.code for f in ev.findings}
+
+
+def test_1873_board_without_its_extension_is_invalid_argument(stub) -> None:
+    msg = board_to_proto(board_from_snapshot(_snapshot(1813)))
+    msg.ClearField("h1873")
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Solve(pb.SolveRequest(board=msg))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "board.h1873" in err.value.details()
+
+
+def test_unknown_subtrain_in_extension_is_invalid_argument(stub) -> None:
+    msg = board_to_proto(board_from_snapshot(_snapshot(1813)))
+    msg.h1873.super_trains[0].subtrains.append("9T-99")
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Solve(pb.SolveRequest(board=msg))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "board.h1873.super_trains[0].subtrains" in err.value.details()
+
+
+def _mine(mine_id: str, connected: bool, machine: int, switcher: int) -> pb.MineState:
+    return pb.MineState(id=mine_id, connected=connected, machine=machine, switcher=switcher,
+                        machine_revenue=[40, 60, 80, 100, 120], switcher_revenue=[20, 30, 40, 50])
+
+
+def test_mine_production_moves_switchers_to_connected_mines(stub) -> None:
+    # mine B is unconnected: it earns its fixed 40 whatever it holds, so the 4S must move to a
+    # connected mine; A (machine 3: 80) and C (machine 1: 40) take the 4S (40) and the 2S (20).
+    req = pb.MineProductionRequest(public_company=True, harzer_werke=True, mines=[
+        _mine("A", True, 3, 0), _mine("B", False, 2, 4), _mine("C", True, 1, 2)])
+    resp = stub.MineProduction(req)
+    per = {m.id: m for m in resp.mines}
+    assert per["B"].revenue == 40 and per["B"].switcher == 0
+    assert {per["A"].switcher, per["C"].switcher} == {4, 2}
+    assert resp.bonus == 50
+    assert resp.revenue == 80 + 40 + 40 + 40 + 20 + 50
+
+
+def test_independent_mine_keeps_its_switcher(stub) -> None:
+    resp = stub.MineProduction(pb.MineProductionRequest(mines=[_mine("A", True, 2, 3)]))
+    assert resp.revenue == 60 + 30 and resp.bonus == 0
+
+
+def test_mine_production_rejects_a_machine_size_without_revenue(stub) -> None:
+    with pytest.raises(grpc.RpcError) as err:
+        stub.MineProduction(pb.MineProductionRequest(mines=[_mine("A", True, 7, 0)]))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "mines[0].machine" in err.value.details()

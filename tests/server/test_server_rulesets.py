@@ -1,0 +1,72 @@
+"""1839 and 1871 Steel Cities through the real gRPC server and the command line: the typed board
+(classes, markers, countries, options) round-trips, answers match the library, errors are named."""
+
+from __future__ import annotations
+
+import json
+
+import grpc
+import pytest
+
+from routemax.v1 import routemax_pb2 as pb
+from server.convert import board_to_proto
+from server.main import main
+from solver.examples import example_path
+from solver.input.snapshot import board_from_snapshot
+from solver.optimiser import solve
+
+
+def _board(name: str):
+    return board_from_snapshot(json.loads(example_path(name).read_text()))
+
+
+@pytest.mark.parametrize("name", ["1839", "1871sc"])
+def test_example_board_over_grpc_equals_the_library(stub, name: str) -> None:
+    board = _board(name)
+    direct = solve(board)
+    msg = board_to_proto(board)
+    assert msg.ruleset == name
+    resp = stub.Solve(pb.SolveRequest(board=msg))
+    assert resp.status == pb.OPTIMAL and direct.status == "OPTIMAL"
+    assert resp.revenue == direct.revenue > 0
+    claimed = [pb.ClaimedRoute(train=r.train, nodes=r.nodes, legs=r.legs) for r in resp.routes if r.legs]
+    ev = stub.Evaluate(pb.EvaluateRequest(board=msg, routes=claimed))
+    assert ev.legal and ev.revenue == resp.revenue
+
+
+def test_1839_reports_foreign_income_and_honours_options(stub) -> None:
+    msg = board_to_proto(_board("1839"))
+    assert msg.options.towns_plus_10 and msg.options.port_token
+    resp = stub.Solve(pb.SolveRequest(board=msg))
+    income = {f.node: f.income for f in resp.foreign_income}
+    assert income and all(v == resp.revenue * 20 // 100 for v in income.values())
+    msg.options.towns_plus_10 = False
+    msg.options.port_token = ""
+    plain = stub.Solve(pb.SolveRequest(board=msg))
+    assert plain.revenue < resp.revenue
+
+
+def test_1871sc_minor_with_both_classes_is_invalid_argument(stub) -> None:
+    msg = board_to_proto(_board("1871sc"))
+    msg.company.type = "minor"
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Solve(pb.SolveRequest(board=msg))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "board.trains" in err.value.details()
+
+
+def test_1871sc_train_class_must_be_known(stub) -> None:
+    msg = board_to_proto(_board("1871sc"))
+    msg.trains[0].train_class = "coal"
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Solve(pb.SolveRequest(board=msg))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "board.trains[0].class" in err.value.details()
+
+
+@pytest.mark.parametrize("name", ["1839", "1871sc"])
+def test_cli_example_shows_a_full_answer(capsys, name: str) -> None:
+    assert main(["solve", "--example", name, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "OPTIMAL" and out["revenue"] == sum(r["revenue"] for r in out["routes"])
+    assert len(out["routes"]) >= 2

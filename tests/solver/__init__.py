@@ -1,0 +1,1 @@
+"""Tests of the pure library `solver/`, one module per part of it."""

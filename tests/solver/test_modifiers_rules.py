@@ -1,0 +1,263 @@
+"""Each modifier type on small hand-built boards: the evaluator's pricing and run rules, and the
+optimiser's exact answer (which the evaluator re-checks inside `solve`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.evaluator import evaluate
+from solver.input.snapshot import board_from_snapshot
+from solver.model.board import Board
+from solver.model.results import ClaimedRoute, SolveOptions
+from solver.optimiser import solve
+from tests.support.boards import BoardBuilder, line
+
+
+class Row:
+    """A row of one-city hexes `<prefix>0..n` joined by straight track, inside a builder."""
+
+    def __init__(self, b: BoardBuilder, prefix: str, revenues: list[int], token_at: int | None = 0) -> None:
+        self.hexes = [f"{prefix}{i}" for i in range(len(revenues))]
+        line(b, self.hexes)
+        self.cities: list[str] = []
+        self.ins: list[str | None] = []
+        self.outs: list[str | None] = []
+        for i, (h, rev) in enumerate(zip(self.hexes, revenues)):
+            self.cities.append(b.city(h, rev, token=(i == token_at)))
+            self.ins.append(b.path(h, 1, self.cities[-1]) if i > 0 else None)
+            self.outs.append(b.path(h, self.cities[-1], 4) if i < len(revenues) - 1 else None)
+
+    def claim(self, train: str, first: int, last: int) -> ClaimedRoute:
+        """The route from city `first` to city `last` (either direction) along the row."""
+        step = 1 if last > first else -1
+        idx = list(range(first, last + step, step))
+        legs = [[self.outs[min(a, b)], self.ins[max(a, b)]] for a, b in zip(idx, idx[1:])]
+        return ClaimedRoute(train=train, nodes=[self.cities[i] for i in idx], legs=legs)  # type: ignore[misc]
+
+
+def board(b: BoardBuilder, *mods: dict[str, Any]) -> Board:
+    snap = b.snapshot()
+    snap["modifiers"] = list(mods)
+    snap["revenue_model"] = "modifiers"
+    return board_from_snapshot(snap)
+
+
+def stop_bonus(hexes: dict[str, Any], count: str = "once", **more: Any) -> dict[str, Any]:
+    return {"type": "StopBonus", "source": "priv", "label": "Bonus", "hexes": hexes, "count": count, **more}
+
+
+def optimum(bd: Board) -> int:
+    res = solve(bd, SolveOptions(time_limit_s=20))
+    assert res.status == "OPTIMAL"
+    return res.revenue
+
+
+# ---------------------------------------------------------------- StopBonus
+
+
+def test_stop_bonus_once_takes_the_first_hit_in_route_order() -> None:
+    b = BoardBuilder()
+    row = Row(b, "H", [10, 20, 30])
+    b.train("3-0", 3)
+    bd = board(b, stop_bonus({"H1": 30, "H2": 50}))
+    ahead = evaluate(bd, [row.claim("3-0", 0, 2)])
+    assert ahead.legal and ahead.revenue == 60 + 30
+    assert [line.as_dict() for line in ahead.routes[0].bonuses] == [{"label": "Bonus", "amount": 30, "source": "priv"}]
+    assert ahead.routes[0].as_dict()["bonuses"][0]["amount"] == 30
+    back = evaluate(bd, [row.claim("3-0", 2, 0)])
+    assert back.revenue == 60 + 50
+    res = solve(bd, SolveOptions())
+    assert res.revenue == 110 and res.routes[0].nodes[0] == row.cities[2]  # the optimiser runs it backwards
+
+
+def _two_stop_hex() -> tuple[BoardBuilder, list[str], list[list[str]]]:
+    """H0 city (token) - H1 city and town - H2 city, one route through all four stops."""
+    b = BoardBuilder()
+    line(b, ["H0", "H1", "H2"])
+    c0 = b.city("H0", 10, token=True)
+    c1, t1 = b.city("H1", 20), b.town("H1", 10)
+    c2 = b.city("H2", 30)
+    legs = [[b.path("H0", c0, 4), b.path("H1", 1, c1)], [b.path("H1", c1, t1)],
+            [b.path("H1", t1, 4), b.path("H2", 1, c2)]]
+    b.train("4-0", 4)
+    return b, [c0, c1, t1, c2], legs
+
+
+def test_stop_bonus_per_hex_and_per_stop() -> None:
+    b, nodes, legs = _two_stop_hex()
+    claim = [ClaimedRoute("4-0", nodes, legs)]
+    assert evaluate(board(b, stop_bonus({"H1": 15, "H2": 5}, "per_hex")), claim).revenue == 70 + 15 + 5
+    assert evaluate(board(b, stop_bonus({"H1": 15, "H2": 5}, "per_stop")), claim).revenue == 70 + 15 + 15 + 5
+    assert evaluate(board(b, stop_bonus({"H1": 15, "H2": 5}, "once")), claim).revenue == 70 + 15
+    assert evaluate(board(b, stop_bonus({"H1": "stop_revenue"}, "per_stop")), claim).revenue == 70 + 20 + 10
+    assert optimum(board(b, stop_bonus({"H1": 15, "H2": 5}, "per_stop"))) == 105
+
+
+def test_two_stop_bonuses_each_add_a_line() -> None:
+    b, nodes, legs = _two_stop_hex()
+    bd = board(b, stop_bonus({"H1": 15}), {**stop_bonus({"H2": 7}), "label": "Port", "source": "port"})
+    ev = evaluate(bd, [ClaimedRoute("4-0", nodes, legs)])
+    assert [(x.label, x.amount) for x in ev.routes[0].bonuses] == [("Bonus", 15), ("Port", 7)]
+    assert ev.routes[0].revenue == 70 + 22 == ev.revenue
+
+
+def test_endpoint_stop_revenue_pays_the_end_stop_twice() -> None:
+    b = BoardBuilder()
+    row = Row(b, "H", [10, 40, 30, 20])
+    b.train("2-0", 2)
+    b.train("4-0", 4)
+    bd = board(b, stop_bonus({"H2": "stop_revenue"}, endpoint=True))
+    assert evaluate(bd, [row.claim("4-0", 0, 3)]).revenue == 100  # H2 in the middle: no bonus
+    assert evaluate(bd, [row.claim("4-0", 0, 2)]).revenue == 80 + 30
+    assert evaluate(bd, [row.claim("2-0", 1, 2)]).legal is False  # no token on that route
+    assert optimum(bd) == 110  # 4-train H0-H2 with the bonus beats H0-H3 (100); the 2-train has no token left
+
+
+def test_bonus_stop_displaces_a_higher_paying_stop_for_a_list_train() -> None:
+    """A 2/3 train (visits 3, 2 pay) on H0 (token, 10) - H1 (50) - H2 (20, bonus 40): the paying pair
+    holds the token; H0+H1 = 60 but H0+H2 = 30 + 40 = 70, so H2 pays instead of H1."""
+    b = BoardBuilder()
+    row = Row(b, "H", [10, 50, 20])
+    b.train("2/3-0", [{"nodes": ["city", "offboard"], "pay": 2, "visit": 3}], name="2/3")
+    bd = board(b, stop_bonus({"H2": 40}))
+    ev = evaluate(bd, [row.claim("2/3-0", 0, 2)])
+    assert ev.legal and ev.revenue == 70
+    assert ev.routes[0].stop_revenues == [10, 0, 20]
+    assert optimum(bd) == 70
+    plain = evaluate(board(b), [row.claim("2/3-0", 0, 2)])
+    assert plain.revenue == 60 and plain.routes[0].stop_revenues == [10, 50, 0]
+
+
+def test_plus_train_counts_every_town_for_a_bonus() -> None:
+    """A 2+ train (2 cities pay, towns free): a per-stop bonus on the towns' hex counts each town."""
+    b, nodes, legs = _two_stop_hex()
+    b.trains = []
+    b.train("2+-0", [{"nodes": ["city", "offboard"], "pay": 2, "visit": 2}, {"nodes": ["town"], "pay": 99,
+                                                                              "visit": 99}], name="2+")
+    bd = board(b, stop_bonus({"H1": 5}, "per_stop"))
+    ev = evaluate(bd, [ClaimedRoute("2+-0", [nodes[0], nodes[1], nodes[2]], legs[:2])])
+    assert ev.legal and ev.revenue == 40 + 10
+
+
+# ---------------------------------------------------------------- ComboBonus
+
+
+def test_combo_bonus_sum_and_fixed_amount() -> None:
+    b = BoardBuilder()
+    row = Row(b, "H", [10, 20, 30, 40])
+    b.train("4-0", 4)
+    b.train("2-0", 2)
+    combo = {"type": "ComboBonus", "source": "east_west", "label": "E/W", "sets": [{"H0": 20, "H1": 5}, {"H3": 50}]}
+    full = [row.claim("4-0", 0, 3)]
+    assert evaluate(board(b, {**combo, "amount": "sum"}), full).revenue == 100 + 20 + 50
+    assert evaluate(board(b, {**combo, "amount": 100}), full).revenue == 200
+    assert evaluate(board(b, {**combo, "amount": 100}), [row.claim("4-0", 0, 2)]).revenue == 60  # no east end
+    # the first stop in route order matches a set: walked from H3, H1 (5) comes before H0 (20)
+    sets_rev = {**combo, "amount": "sum", "sets": [{"H0": 20, "H1": 5}, {"H2": 1}]}
+    assert evaluate(board(b, sets_rev), [row.claim("4-0", 3, 0)]).revenue == 100 + 5 + 1
+    assert evaluate(board(b, sets_rev), [row.claim("4-0", 0, 3)]).revenue == 100 + 20 + 1
+    assert optimum(board(b, {**combo, "amount": "sum"})) == 170
+
+
+# ---------------------------------------------------------------- BestRouteBonus
+
+
+def _two_rows(mods: list[dict[str, Any]]) -> tuple[Board, Row, Row]:
+    b = BoardBuilder()
+    x = Row(b, "X", [10, 10, 10])
+    y = Row(b, "Y", [30, 30])
+    b.train("3-0", 3)
+    b.train("3-1", 3)
+    return board(b, *mods), x, y
+
+
+def test_best_route_bonus_most_visited_stops() -> None:
+    mail = {"type": "BestRouteBonus", "source": "MAIL", "label": "Mail", "per_visited_stop": 10,
+            "award": "most_visited_stops"}
+    bd, x, y = _two_rows([mail])
+    ev = evaluate(bd, [y.claim("3-0", 0, 1), x.claim("3-1", 0, 2)])
+    assert ev.revenue == 60 + 30 + 30
+    assert ev.routes[1].bonuses[0].amount == 30 and not ev.routes[0].bonuses
+    tie = evaluate(bd, [y.claim("3-1", 0, 1), x.claim("3-0", 0, 1)])  # 2 stops each: the greater train id
+    assert tie.routes[0].train == "3-1" and tie.routes[0].bonuses[0].amount == 20 and tie.revenue == 60 + 20 + 20
+    assert optimum(bd) == 120
+
+
+def test_best_route_bonus_last_with_required_hexes() -> None:
+    pan = {"type": "BestRouteBonus", "source": "pan", "label": "Pan", "amount": 40, "requires_hexes": ["Y0", "Y1"],
+           "award": "last"}
+    lee = {"type": "BestRouteBonus", "source": "lee", "label": "Lee", "amount": 20, "requires_hexes": ["X2"],
+           "award": "last"}
+    bd, x, y = _two_rows([pan, lee])
+    ev = evaluate(bd, [y.claim("3-0", 0, 1), x.claim("3-1", 0, 1)])
+    assert ev.revenue == 60 + 20 + 40  # X0-X1 does not reach X2
+    ev = evaluate(bd, [x.claim("3-1", 0, 2), y.claim("3-0", 1, 0)])
+    assert [b.label for b in ev.routes[0].bonuses] == ["Lee"] and ev.revenue == 90 + 60
+    assert optimum(bd) == 150
+
+
+# ---------------------------------------------------------------- RequiredRoute and DropLowestRoute
+
+
+REQUIRED = {"type": "RequiredRoute", "source": "connection_run", "label": "Connection run",
+            "endpoint_hexes": ["X0", "X1"], "error": "At least one train has to run from home to destination"}
+
+
+def _three_rows(mods: list[dict[str, Any]]) -> tuple[Board, Row, Row, Row]:
+    b = BoardBuilder()
+    x = Row(b, "X", [10, 10])
+    y = Row(b, "Y", [50, 50])
+    z = Row(b, "Z", [40, 40])
+    for i in range(3):
+        b.train(f"2-{i}", 2)
+    return board(b, *mods), x, y, z
+
+
+def test_required_route_is_a_hard_finding_and_a_side_constraint() -> None:
+    b = BoardBuilder()
+    x = Row(b, "X", [10, 10])
+    y = Row(b, "Y", [50, 50])
+    b.train("2-0", 2)
+    bd = board(b, REQUIRED)
+    ev = evaluate(bd, [y.claim("2-0", 0, 1)])
+    assert not ev.legal
+    assert [(f.code, f.hard) for f in ev.findings] == [("REQUIRED_ROUTE_MISSING", True)]
+    assert REQUIRED["error"] in ev.findings[0].message
+    assert evaluate(bd, [x.claim("2-0", 1, 0)]).legal
+    assert evaluate(bd, []).legal  # no route at all needs no connection run
+    assert optimum(bd) == 20  # the one train must make the connection run
+    assert optimum(board(b)) == 100
+
+
+def test_drop_lowest_route() -> None:
+    drop = {"type": "DropLowestRoute", "source": "civil_war", "label": "Civil War", "min_routes": 2}
+    bd, x, y, z = _three_rows([drop])
+    ev = evaluate(bd, [y.claim("2-0", 0, 1), z.claim("2-1", 0, 1)])
+    assert ev.legal and ev.revenue == 100
+    assert [(line.amount, line.source) for line in ev.run_lines] == [(-80, "civil_war")]
+    assert "Civil War" in ev.run_lines[0].label and "route 2 (train 2-1)" in ev.run_lines[0].label
+    assert [r.revenue for r in ev.routes] == [100, 80]  # the routes keep their own revenue
+    assert evaluate(bd, [y.claim("2-0", 0, 1)]).revenue == 100
+    # three trains: all three routes with the lowest (X, 20) dropped beat any single route; this is
+    # why "the best run of at most min_routes - 1 routes" is not the optimiser's model
+    assert optimum(bd) == 100 + 80 + 20 - 20
+    two_trains = BoardBuilder()
+    Row(two_trains, "Y", [50, 50])
+    Row(two_trains, "Z", [40, 40])
+    two_trains.train("2-0", 2)
+    two_trains.train("2-1", 2)
+    assert optimum(board(two_trains, drop)) == 100
+    assert optimum(board(two_trains, {**drop, "min_routes": 1})) == 100  # 100 + 80, the 80 dropped
+    two_trains.trains.pop()
+    assert optimum(board(two_trains, {**drop, "min_routes": 1})) == 0  # one train: its route is always dropped
+
+
+def test_drop_lowest_with_a_required_route_that_is_the_lowest() -> None:
+    """Three routes with the required one dropped (100 + 80 + 20 - 20 = 180) beat the best run of two
+    routes that holds the required one (20 + 100 = 120)."""
+    drop = {"type": "DropLowestRoute", "source": "civil_war", "label": "Civil War", "min_routes": 3}
+    bd, x, y, z = _three_rows([drop, REQUIRED])
+    ev = evaluate(bd, [x.claim("2-0", 0, 1), y.claim("2-1", 0, 1), z.claim("2-2", 0, 1)])
+    assert ev.legal and ev.revenue == 180
+    assert not evaluate(bd, [y.claim("2-1", 0, 1), z.claim("2-2", 0, 1)]).legal
+    assert optimum(bd) == 180

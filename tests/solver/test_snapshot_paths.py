@@ -1,0 +1,82 @@
+"""The snapshot reader's direct reading of well-formed fields keeps every check: a path, string, flag or
+integer field out of spec is still a BoardError naming it, and defaults still apply."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from solver.input.snapshot import board_from_snapshot
+from solver.model.errors import BoardError
+from tests.solver.test_input_limits import chain
+
+
+def _path0(raw: dict[str, Any]) -> dict[str, Any]:
+    return raw["hexes"][0]["paths"][0]
+
+
+def test_paths_read_with_their_defaults() -> None:
+    raw = chain(3)
+    _path0(raw)["track"] = ""  # empty means the default, as an unset protobuf field
+    board = board_from_snapshot(raw)
+    path = board.paths[_path0(raw)["id"]]
+    assert (path.track, path.lanes, path.terminal, path.ignore) == ("broad", ((1, 0), (1, 0)), False, False)
+    assert board.paths[_path0(chain(3))["id"]] == path
+
+
+@pytest.mark.parametrize(("key", "value", "field", "message"), [
+    ("a", True, ".a", "must be an edge number or a node id"),
+    ("a", 6, ".a", "must be in 0..5"),
+    ("b", "", ".b", "must be an edge number or a node id"),
+    ("b", None, ".b", "must not be null"),
+    ("id", "x" * 201, ".id", "at most 200 characters"),
+    ("track", 3, ".track", "must be a string"),
+    ("lanes", None, ".lanes", "must not be null"),
+    ("lanes", [[2, 0]], ".lanes", "give two [width, index] pairs"),
+    ("terminal", "yes", ".terminal", "must be true or false"),
+    ("ignore_gauge_walk", 1, ".ignore_gauge_walk", "must be true or false"),
+])
+def test_a_bad_path_field_is_named(key: str, value: Any, field: str, message: str) -> None:
+    raw = copy.deepcopy(chain(3))
+    _path0(raw)[key] = value
+    with pytest.raises(BoardError) as err:
+        board_from_snapshot(json.loads(json.dumps(raw)))
+    assert err.value.field.startswith("hexes[") and err.value.field.endswith(field)
+    assert message in err.value.message
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("revenue", True, "must be an integer"), ("revenue", 10**9, "must be in"), ("kind", "", "must not be empty"),
+    ("terminal", None, "must not be null"), ("sig", 5, "must be a string"), ("tokens", [7], "must be an object"),
+    ("tokens", [None] * 99, "at most"), ("near_edge", 6, "must be a finite number"),
+    ("groups", [""], "must not be empty"),
+])
+def test_a_bad_node_field_is_named(key: str, value: Any, message: str) -> None:
+    raw = chain(3)
+    raw["hexes"][0]["nodes"][0][key] = value
+    with pytest.raises(BoardError) as err:
+        board_from_snapshot(raw)
+    assert f".{key}" in err.value.field and message in err.value.message
+
+
+def test_nodes_read_with_their_defaults() -> None:
+    raw = chain(3)
+    node = raw["hexes"][0]["nodes"][0]
+    node.update(tokens=[None, {"corp": "CO"}], near_edge=5.5, route="")
+    got = board_from_snapshot(raw).nodes[node["id"]]
+    assert (got.route, got.visit_cost, got.near_edge, got.sig) == ("mandatory", 1, 5.5, "")
+    assert [t and (t.corp, t.status, t.type) for t in got.tokens] == [None, ("CO", "active", "normal")]
+
+
+def test_a_bad_neighbour_is_named() -> None:
+    raw = chain(3)
+    raw["hexes"][0]["neighbors"] = {"1": ""}
+    with pytest.raises(BoardError, match="must not be empty") as err:
+        board_from_snapshot(raw)
+    assert err.value.field.endswith(".neighbors[1]")
+    raw["hexes"][0]["neighbors"] = {"6": "B"}
+    with pytest.raises(BoardError, match="one of '0'..'5'"):
+        board_from_snapshot(raw)

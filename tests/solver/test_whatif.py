@@ -1,0 +1,153 @@
+"""What-if in the library: every scenario's answer equals a separate Solve of the board changed by
+hand (in snapshot JSON, read again), the advisors rank as separate Solves do, and a scenario that
+is not legal is reported with its field while the others go on."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.input.snapshot import board_from_snapshot
+from solver.model.errors import BoardError
+from solver.model.results import SolveOptions, SolveResult, Status
+from solver.optimiser import solve
+from solver.routes.candidates import build_leg_graph
+from solver.whatif import Scenario, WhatIfOptions, run_whatif
+from solver.whatif.tokens import placements
+from tests.support.whatif_boards import snapshot, train_named, with_token, with_trains
+
+LIMIT = 60.0
+
+
+def _solve_raw(raw: dict) -> SolveResult:
+    return solve(board_from_snapshot(raw), SolveOptions(time_limit_s=LIMIT))
+
+
+def _income(r: SolveResult) -> int:
+    return r.revenue + r.subsidy
+
+
+@pytest.mark.parametrize("key", ["1846", "1870", "1830", "1873"])
+def test_every_token_placement_equals_a_solve_of_the_board_changed_by_hand(key: str) -> None:
+    raw = snapshot(key)
+    board = board_from_snapshot(raw)
+    result = run_whatif(board, [], WhatIfOptions(time_limit_s=600), tokens=True)
+    nodes = placements(board, build_leg_graph(board))
+    assert nodes, "the position offers no token placement"
+    assert result.base.revenue == _solve_raw(raw).revenue
+    answers = {a.scenario.tokens[0]: a for a in result.scenarios}
+    assert sorted(answers) == sorted(nodes)
+    expected = {}
+    for node_id in nodes:
+        alone = _solve_raw(with_token(raw, node_id))
+        a = answers[node_id]
+        assert (a.revenue, a.status, a.bound) == (alone.revenue, alone.status, alone.bound), node_id
+        assert a.status == Status.OPTIMAL
+        assert a.delta == _income(alone) - _income(result.base.result)
+        expected[node_id] = a.delta
+    deltas = [a.delta for a in result.scenarios]
+    assert deltas == sorted(deltas, reverse=True)
+    assert {a.scenario.tokens[0]: a.delta for a in result.scenarios} == expected
+
+
+def test_a_token_that_opens_routes_gains_on_some_position() -> None:
+    """Not every placement is worth 0: on this 1846 position some stations add revenue."""
+    result = run_whatif(board_from_snapshot(snapshot("1846one")), [], WhatIfOptions(time_limit_s=600), tokens=True)
+    assert max(a.delta for a in result.scenarios) > 0
+
+
+@pytest.mark.parametrize("key", ["1846one", "1870", "1830"])
+def test_train_advisor_ranks_as_separate_solves(key: str) -> None:
+    raw = snapshot(key)
+    board = board_from_snapshot(raw)
+    held = board.trains[0].name
+    result = run_whatif(board, [], WhatIfOptions(time_limit_s=600), trains=[held, "D", "3+3", "5=6H"])
+    base = _income(result.base.result)
+    weakest = min(board.trains, key=lambda t: (sum(r.revenue for r in result.base.routes if r.train == t.id),
+                                               board.trains.index(t))).id
+    offers = {held: train_named(raw, held, "extra-1"),
+              "D": {"id": "extra-1", "name": "D", "distance": 999},
+              "3+3": {"id": "extra-1", "name": "3+3", "distance_unit": "stops_by_type",
+                      "distance": [{"nodes": ["city", "offboard"], "pay": 3, "visit": 3},
+                                   {"nodes": ["town", "halt"], "pay": 3, "visit": 3}]},
+              "5=6H": {"id": "extra-1", "name": "5", "distance": 6, "distance_unit": "hexes"}}
+    expected = {}
+    for spec, train in offers.items():
+        expected[("add_train", spec, "")] = _income(_solve_raw(with_trains(raw, add=[train]))) - base
+        expected[("replace_train", spec, weakest)] = \
+            _income(_solve_raw(with_trains(raw, add=[train], remove=(weakest,)))) - base
+    got = {(a.scenario.describe()["kind"], a.scenario.describe()["train"], a.scenario.describe().get("replaces", "")):
+           a.delta for a in result.scenarios}
+    assert got == expected
+    assert [a.delta for a in result.scenarios] == sorted(expected.values(), reverse=True)
+
+
+def test_scenarios_combine_changes_and_match_hand_edits() -> None:
+    """Trains removed and tokens placed in one scenario; modifiers removed; each equals its hand edit."""
+    raw = snapshot("1846")
+    board = board_from_snapshot(raw)
+    node = placements(board, build_leg_graph(board))[0]
+    source = board.modifiers[0].source
+    scenarios = [Scenario(label="both", remove_trains=(board.trains[0].id,), tokens=(node,)),
+                 Scenario(label="no bonus", remove_modifiers=(source,))]
+    result = run_whatif(board, scenarios, WhatIfOptions(time_limit_s=600))
+    by_label = {a.scenario.label: a for a in result.scenarios}
+    both = _solve_raw(with_trains(with_token(raw, node), remove=(board.trains[0].id,)))
+    assert (by_label["both"].revenue, by_label["both"].status) == (both.revenue, both.status)
+    no_bonus = dict(raw, modifiers=[m for m in raw["modifiers"] if m["source"] != source])
+    assert by_label["no bonus"].revenue == _solve_raw(no_bonus).revenue
+    assert by_label["both"].scenario.describe() == {"kind": "custom", "remove_trains": [board.trains[0].id],
+                                                    "tokens": [node], "label": "both"}
+
+
+def test_laying_a_tile_equals_the_board_with_that_tile() -> None:
+    """A track scenario: the hex of a station replaced by the same hex without one of its paths."""
+    raw = snapshot("1830")
+    board = board_from_snapshot(raw)
+    base = solve(board, SolveOptions(time_limit_s=LIMIT))
+    used = base.routes[0].legs[0].paths[0]
+    hex_raw = next(h for h in raw["hexes"] if any(p["id"] == used for p in h.get("paths", [])))
+    changed_hex = dict(hex_raw, paths=[p for p in hex_raw["paths"] if p["id"] != used])
+    result = run_whatif(board, [Scenario(hexes=(changed_hex,))], WhatIfOptions(time_limit_s=600))
+    by_hand = dict(raw, hexes=[changed_hex if h["id"] == hex_raw["id"] else h for h in raw["hexes"]])
+    alone = _solve_raw(by_hand)
+    answer = result.scenarios[0]
+    assert (answer.revenue, answer.status) == (alone.revenue, alone.status)
+    assert answer.revenue < base.revenue
+
+
+def test_illegal_scenarios_name_their_field_and_the_others_go_on() -> None:
+    raw = snapshot("1846")
+    board = board_from_snapshot(raw)
+    full = next(n.id for n in board.nodes.values() if n.kind == "city" and n.tokens and None not in n.tokens
+                and not n.tokened_by_company)
+    own = next(n.id for n in board.nodes.values() if n.tokened_by_company)
+    scenarios = [Scenario(tokens=(full,)), Scenario(add_trains=("Zeppelin",)), Scenario(remove_trains=("nope",)),
+                 Scenario(tokens=("B99.city0",)), Scenario(tokens=(own,)), Scenario(remove_modifiers=("nobody",)),
+                 Scenario(hexes=({"id": "ZZ99", "nodes": [], "paths": []},)), Scenario(add_trains=("D",))]
+    result = run_whatif(board, scenarios, WhatIfOptions(time_limit_s=600))
+    errors = {a.index: (a.error_field, a.error) for a in result.scenarios if not a.ok}
+    assert errors[0][0] == "scenarios[0].tokens[0]" and "full" in errors[0][1]
+    assert errors[1][0] == "scenarios[1].add_trains[0]" and "unknown train 'Zeppelin'" in errors[1][1]
+    assert errors[2][0] == "scenarios[2].remove_trains[0]"
+    assert errors[3][0] == "scenarios[3].tokens[0]" and "unknown node" in errors[3][1]
+    assert errors[4][0] == "scenarios[4].tokens[0]" and "already has a station" in errors[4][1]
+    assert errors[5][0] == "scenarios[5].remove_modifiers[0]"
+    assert errors[6][0] == "scenarios[6].hexes[ZZ99].id"
+    assert [a.index for a in result.scenarios if a.ok] == [7]
+    assert result.scenarios[0].delta > 0
+    assert result.scenarios[-1].as_dict()["status"] == "INVALID"
+
+
+def test_a_malformed_train_offer_is_bad_input() -> None:
+    with pytest.raises(BoardError) as err:
+        run_whatif(board_from_snapshot(snapshot("1830")), [], trains=["5=fast"])
+    assert err.value.field == "trains[0]"
+
+
+def test_a_short_deadline_gives_every_scenario_an_answer_with_a_bound() -> None:
+    board = board_from_snapshot(snapshot("1870"))
+    result = run_whatif(board, [], WhatIfOptions(time_limit_s=0.05), tokens=True, trains=["D"])
+    for a in result.all:
+        assert a.ok
+        assert a.status in (Status.OPTIMAL, Status.FEASIBLE)
+        assert a.bound >= a.revenue + a.result.subsidy or a.status == Status.OPTIMAL

@@ -1,0 +1,202 @@
+"""An independent brute force for boards with modifiers (corpus FORMAT.md "Modifiers").
+
+Legs and the route shape rules come from `tests.support.bruteforce` (itself independent of the solver);
+everything else is written here from FORMAT.md and shares no code with `solver`: both directions
+of every route, list-distance trains whose rows accept disjoint kinds, the paying subset chosen
+with the bonuses, StopBonus / ComboBonus lines, BestRouteBonus awards, RequiredRoute and
+DropLowestRoute, and an exhaustive search over route-to-train assignments (pruned only by a bound
+that the run rules cannot exceed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from solver.model.board import Board, Node, Train
+from tests.support.bruteforce import BLeg, legs_from, route_problems, track_keys
+
+
+@dataclass(frozen=True)
+class MRoute:
+    nodes: tuple[str, ...]
+    legs: tuple[BLeg, ...]
+    keys: frozenset
+    hexes: tuple[str, ...]
+    revenue: tuple[tuple[str, int], ...]  # (train id, stops + route bonuses) for every train that may run it
+
+
+def _pay(node: Node, train: Train) -> int:
+    if train.name in node.revenue_by_train:
+        return node.revenue_by_train[train.name]
+    return node.revenue * train.multiplier
+
+
+def _stop_bonus(m: dict[str, Any], counted: list[tuple[Node, int]]) -> int:
+    table = m["hexes"]
+    if m.get("endpoint"):
+        hits = [e for e in (counted[0], counted[-1]) if e[0].hex in table] if len(counted) >= 2 else []
+    else:
+        hits = [e for e in counted if e[0].hex in table]
+    worth = [(n.hex, pay if table[n.hex] == "stop_revenue" else table[n.hex]) for n, pay in hits]
+    if not worth:
+        return 0
+    if m["count"] == "once":
+        return worth[0][1]
+    if m["count"] == "per_hex":
+        seen: dict[str, int] = {}
+        for h, v in worth:
+            seen.setdefault(h, v)
+        return sum(seen.values())
+    return sum(v for _, v in worth)
+
+
+def _combo_bonus(m: dict[str, Any], counted: list[tuple[Node, int]]) -> int:
+    got = 0
+    for s in m["sets"]:
+        first = [n.hex for n, _ in counted if n.hex in s]
+        if not first:
+            return 0
+        got += s[first[0]]
+    return got if m["amount"] == "sum" else m["amount"]
+
+
+def bonus(mods: list[dict[str, Any]], counted: list[tuple[Node, int]]) -> int:
+    total = 0
+    for m in mods:
+        if m["type"] == "StopBonus":
+            total += _stop_bonus(m, counted)
+        elif m["type"] == "ComboBonus":
+            total += _combo_bonus(m, counted)
+    return total
+
+
+def _row_of(train: Train, kind: str) -> int | None:
+    for i, r in enumerate(train.rows):
+        if kind in r.kinds:
+            return i
+    return None
+
+
+def train_value(train: Train, stops: list[Node], mods: list[dict[str, Any]]) -> int | None:
+    """What the train earns on these stops (route order), None when it may not run them."""
+    if not any(s.tokened_by_company for s in stops):
+        return None
+    if train.unit == "stops":
+        if sum(s.visit_cost for s in stops) > train.distance:
+            return None
+        counted = [(s, _pay(s, train)) for s in stops]
+        return sum(p for _, p in counted) + bonus(mods, counted)
+    rows = [_row_of(train, s.kind) for s in stops]
+    if None in rows:
+        return None
+    for i, r in enumerate(train.rows):
+        if sum(s.visit_cost for s, row in zip(stops, rows) if row == i) > r.visit:
+            return None
+    for size in range(len(stops), 0, -1):
+        best = -1
+        for combo in combinations(range(len(stops)), size):
+            if not any(stops[i].tokened_by_company for i in combo):
+                continue
+            if any(sum(1 for i in combo if rows[i] == k) > r.pay for k, r in enumerate(train.rows)):
+                continue
+            counted = [(stops[i], _pay(stops[i], train)) for i in combo]
+            best = max(best, sum(p for _, p in counted) + bonus(mods, counted))
+        if best > 0:
+            return best
+    return 0
+
+
+def enumerate_mroutes(board: Board, mods: list[dict[str, Any]]) -> list[MRoute]:
+    """Every legal route in both directions, with what each train earns on it (zero included)."""
+    legs = {nid: legs_from(board, nid) for nid in board.nodes}
+    longest = max((t.distance if t.unit == "stops" else sum(r.visit for r in t.rows) for t in board.trains),
+                  default=0)
+    found: list[MRoute] = []
+
+    def grow(nodes: tuple[str, ...], route_legs: tuple[BLeg, ...], used: frozenset, cost: int) -> None:
+        if len(nodes) >= 2 and not route_problems(board, nodes, route_legs):
+            stops = [board.nodes[n] for n in nodes]
+            revenue = tuple((t.id, v) for t in board.trains if (v := train_value(t, stops, mods)) is not None)
+            if revenue:
+                found.append(MRoute(nodes, route_legs, used, tuple(s.hex for s in stops), revenue))
+        last = board.nodes[nodes[-1]]
+        if len(nodes) >= 2 and (last.blocks or last.terminal):
+            return
+        for lg in legs[nodes[-1]]:
+            if lg.b in nodes or cost + board.nodes[lg.b].visit_cost > longest:
+                continue
+            keys = [k for pid in lg.paths for k in track_keys(board.paths[pid])]
+            if len(set(keys)) != len(keys) or used.intersection(keys):
+                continue
+            grow(nodes + (lg.b,), route_legs + (lg,), used.union(keys), cost + board.nodes[lg.b].visit_cost)
+
+    for nid in board.nodes:
+        grow((nid,), (), frozenset(), board.nodes[nid].visit_cost)
+    return found
+
+
+def _award(m: dict[str, Any], hexes: tuple[str, ...]) -> int:
+    if any(h not in hexes for h in m.get("requires_hexes", [])):
+        return 0
+    return m["per_visited_stop"] * len(hexes) if "per_visited_stop" in m else m["amount"]
+
+
+def run_value(mods: list[dict[str, Any]], run: list[tuple[str, MRoute, int]]) -> int | None:
+    """A run's total by the run rules, None when it breaks a RequiredRoute. `run`: (train, route, revenue)."""
+    revenue = [v for _, _, v in run]
+    if run:
+        for m in mods:
+            if m["type"] == "RequiredRoute" and not any(
+                    len(r.hexes) >= 2 and r.hexes[0] in m["endpoint_hexes"] and r.hexes[-1] in m["endpoint_hexes"]
+                    for _, r, _ in run):
+                return None
+    for m in mods:
+        if m["type"] != "BestRouteBonus":
+            continue
+        good = [i for i, (_, r, _) in enumerate(run) if _award(m, r.hexes) > 0]
+        if good:
+            if m["award"] == "last":  # the run may be ordered: the route with the largest bonus goes last
+                i = max(good, key=lambda j: _award(m, run[j][1].hexes))
+            else:
+                i = max(good, key=lambda j: (len(run[j][1].hexes), run[j][0]))
+            revenue[i] += _award(m, run[i][1].hexes)
+    total = sum(revenue)
+    drops = [m["min_routes"] for m in mods if m["type"] == "DropLowestRoute"]
+    if drops and run and len(run) >= min(drops):
+        total -= min(revenue)
+    return total
+
+
+def brute_force_modifiers(board: Board, mods: list[dict[str, Any]]) -> tuple[int, list[tuple[str, MRoute]]]:
+    """The best run value over every assignment of routes to trains with no shared track."""
+    routes = enumerate_mroutes(board, mods)
+    trains = [t.id for t in board.trains]
+    options = [sorted(((v, r) for r in routes for t, v in r.revenue if t == tid), key=lambda o: -o[0])
+               for tid in trains]
+    tops = [o[0][0] if o else 0 for o in options]
+    rest = [sum(tops[i:]) for i in range(len(trains) + 1)]
+    extra = sum(max((_award(m, r.hexes) for r in routes), default=0) for m in mods if m["type"] == "BestRouteBonus")
+    best: list[Any] = [0, []]
+
+    def rec(i: int, used: frozenset, total: int, chosen: list[tuple[str, MRoute, int]]) -> None:
+        if i == len(trains):
+            value = run_value(mods, chosen)
+            if value is not None and value > best[0]:
+                best[0], best[1] = value, [(t, r) for t, r, _ in chosen]
+            return
+        if total + rest[i] + extra <= best[0]:
+            return
+        for v, r in options[i]:
+            if total + v + rest[i + 1] + extra <= best[0]:
+                break
+            if used.intersection(r.keys):
+                continue
+            chosen.append((trains[i], r, v))
+            rec(i + 1, used | r.keys, total + v, chosen)
+            chosen.pop()
+        rec(i + 1, used, total, chosen)
+
+    rec(0, frozenset(), 0, [])
+    return best[0], best[1]

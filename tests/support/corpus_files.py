@@ -1,0 +1,17 @@
+"""One corpus game per title, for the tests that draw or read a position of every title."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solver.input.snapshot import read_positions
+from tests.conftest import CORPUS
+
+
+def _has_recorded_routes(path: Path) -> bool:
+    return any(p.raw is not None and (p.raw.get("recorded") or {}).get("routes") for p in read_positions(path))
+
+
+TITLE_DIRS = sorted({p.parent.name for p in CORPUS.glob("*/*.jsonl.gz")})
+# per title, its first game with a recorded run to draw
+TITLE_FILES = [next(p for p in sorted(CORPUS.glob(f"{t}/*.jsonl.gz")) if _has_recorded_routes(p)) for t in TITLE_DIRS]
