@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg
+from solver.model.results import Status
 from solver.packing.cpsat import run_cpsat
+from solver.packing.outcome import Packing
 from solver.routes.candidates import Candidate, LegGraph, WalkRules, standard_walk_rules
 from solver.rules.train_rules import stop_revenue
 
@@ -30,17 +32,6 @@ def eligible(classes: Sequence[Train], groups: Sequence[str]) -> bool:
     one track group."""
     return bool(classes) and len(set(groups)) == 1 and all(
         t.unit in PLAIN_UNITS and not t.klass and not t.local and not t.rows and not t.by_hex for t in classes)
-
-
-@dataclass
-class CompactResult:
-    """The packing found: status code, chosen routes as candidates with (route, class) pairs, bound."""
-
-    status: str  # OPTIMAL, FEASIBLE or UNKNOWN
-    routes: list[Candidate]
-    chosen: list[tuple[int, int]]
-    bound: int
-    stats: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -155,13 +146,14 @@ class CompactModel:
             for leg, y in tv.legs:
                 self.model.add_hint(y, 1 if id(leg) in used else 0)
 
-    def solve(self, deadline: float, workers: int, stop: CancelToken | None = None) -> CompactResult:
-        """Solve until optimal, until `deadline` (time.monotonic) or until `stop` is set."""
+    def solve(self, deadline: float, workers: int, stop: CancelToken | None = None) -> Packing:
+        """Solve until optimal, until `deadline` (time.monotonic) or until `stop` is set: the chosen routes
+        as candidates of their own (`cands`) with (route, class) pairs into them, and a bound."""
         solver, code = run_cpsat(self.model, deadline, workers, stop)
         stats = {"compact_trains": float(len(self.trains)), "compact_legs": float(len(self.legs)),
                  "cpsat_wall_ms": solver.wall_time * 1000.0}
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return CompactResult("UNKNOWN", [], [], -1, stats)
+            return Packing(Status.UNKNOWN, [], None, stats, cands=[])
         routes: list[Candidate] = []
         chosen: list[tuple[int, int]] = []
         for tv in self.trains:
@@ -175,8 +167,8 @@ class CompactModel:
                 mask |= self.graph.mask(leg)
             chosen.append((len(routes), tv.ci))
             routes.append(Candidate(nodes=nodes_, legs=legs, mask=mask, revenue={tv.ci: revs}))
-        status = "OPTIMAL" if code == cp_model.OPTIMAL else "FEASIBLE"
-        return CompactResult(status, routes, chosen, int(solver.best_objective_bound + 1e-6), stats)
+        status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
+        return Packing(status, chosen, int(solver.best_objective_bound + 1e-6), stats, cands=routes)
 
     @staticmethod
     def _path(solver: cp_model.CpSolver, tv: _TrainVars) -> tuple[tuple[str, ...], tuple[Leg, ...]]:

@@ -20,10 +20,9 @@ from solver.model.cancel import CancelToken
 from solver.model.results import ClaimedRoute, SolveOptions, Status
 from solver.modifiers.packing_terms import RunTerms
 from solver.packing.cpsat import is_solution, run_cpsat
+from solver.packing.outcome import Choice, Packing
 from solver.routes.candidates import Candidate
 from solver.routes.claims import TrainIds, claim_of
-
-Choice = tuple[int, int]  # (candidate index, train class index)
 
 
 def train_classes(trains: list[Train]) -> tuple[list[Train], list[list[Train]]]:
@@ -77,10 +76,9 @@ def run_value(cands: list[Candidate], chosen: list[Choice], terms: RunTerms | No
 
 def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline: float,
          hint: list[Choice], groups: list[str], terms: RunTerms | None = None, stop: CancelToken | None = None,
-         workers: int | None = None) -> tuple[Status, list[Choice], int, dict[str, float]]:
+         workers: int | None = None) -> Packing:
     """Solve the packing (with the modifiers' run terms, when given), until `deadline` or `stop`
-    (default: the options' cancel token); returns status (UNKNOWN: no solution in time), chosen
-    choices, bound, stats."""
+    (default: the options' cancel token). UNKNOWN (no solution in time) keeps the hint as `chosen`."""
     stop = stop if stop is not None else opts.cancel
     model = cp_model.CpModel()
     xs: dict[Choice, cp_model.IntVar] = {}
@@ -88,7 +86,7 @@ def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline
     weights: list[int] = []
     for r, cand in enumerate(cands):
         if r % 512 == 511 and (time.monotonic() > deadline or (stop is not None and stop.cancelled)):
-            return Status.UNKNOWN, hint, -1, {"variables": float(len(xs)), "build_cut": 1.0}
+            return Packing(Status.UNKNOWN, hint, None, {"variables": float(len(xs)), "build_cut": 1.0})
         for ci, stops in cand.revenue.items():
             x = model.new_bool_var(f"x{r}_{ci}")
             xs[(r, ci)] = x
@@ -109,10 +107,10 @@ def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline
     solver, code = run_cpsat(model, deadline, workers or opts.workers, stop)
     stats = {"variables": float(len(xs)), "cpsat_wall_ms": solver.wall_time * 1000.0}
     if not is_solution(code):
-        return Status.UNKNOWN, hint, -1, stats
+        return Packing(Status.UNKNOWN, hint, None, stats)
     chosen = [pair for pair, x in xs.items() if solver.value(x)]
     status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
-    return status, chosen, int(solver.best_objective_bound + 1e-6), stats
+    return Packing(status, chosen, int(solver.best_objective_bound + 1e-6), stats)
 
 
 def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts: int = 12,

@@ -10,27 +10,16 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
-from solver.packing.compact_model import CompactModel, CompactResult, eligible
+from solver.model.results import Status
+from solver.packing.compact_model import CompactModel, eligible
+from solver.packing.outcome import Choice, Packing
 from solver.routes.candidates import Candidate, LegGraph
 
-Chosen = list[tuple[int, int]]
-PackFn = Callable[[CancelToken, int], tuple[str, Chosen, int, dict[str, float]]]
-
-
-@dataclass
-class RaceResult:
-    """The better of both answers: candidates (the packing's plus the compact model's routes),
-    chosen pairs into them, status, a bound over every route, and stats."""
-
-    cands: list[Candidate]
-    chosen: Chosen
-    status: str
-    bound: int
-    stats: dict[str, float] = field(default_factory=dict)
+Chosen = list[Choice]
+PackFn = Callable[[CancelToken, int], Packing]
 
 
 def value(cands: Sequence[Candidate], chosen: Chosen) -> int:
@@ -47,13 +36,15 @@ def wants_compact(board: Board, classes: Sequence[Train], groups: Sequence[str],
 
 def race(board: Board, graph: LegGraph, classes: Sequence[Train], counts: Sequence[int], cands: list[Candidate],
          greedy: Chosen, exhaustive: bool, deadline: float, pack: PackFn,
-         cancel: CancelToken | None = None) -> RaceResult:
+         cancel: CancelToken | None = None) -> Packing:
     """Run `pack(stop, workers)` here and the compact model in a thread until one proves optimal,
-    the deadline passes or `cancel` is set."""
+    the deadline passes or `cancel` is set. The better of both answers: its candidates (`cands`: the
+    packing's, or the compact model's routes), chosen pairs into them, OPTIMAL or FEASIBLE, a bound
+    over every route (None when neither proved one), and the stats of both."""
     stop = CancelToken()
     if cancel is not None:
         cancel.on_cancel(stop.cancel)
-    box: dict[str, CompactResult] = {}
+    box: dict[str, Packing] = {}
     t0 = time.monotonic()
 
     def compact() -> None:
@@ -62,38 +53,39 @@ def race(board: Board, graph: LegGraph, classes: Sequence[Train], counts: Sequen
         result = model.solve(deadline, 1, stop)
         result.stats["compact_ms"] = (time.monotonic() - t0) * 1000.0
         box["c"] = result
-        if result.status == "OPTIMAL":
+        if result.status == Status.OPTIMAL:
             stop.cancel()
 
     thread = threading.Thread(target=compact, name="compact-model", daemon=True)
     thread.start()
-    p_status, p_chosen, p_bound, stats = pack(stop, 1)
-    if p_status == "OPTIMAL" and exhaustive:
+    packed = pack(stop, 1)
+    p_status, p_chosen, p_bound, stats = packed.status, packed.chosen, packed.bound, packed.stats
+    if p_status == Status.OPTIMAL and exhaustive:
         stop.cancel()
     thread.join()
     c = box.get("c")
     stats = dict(stats)
     stats["workers"] = 2.0
-    best_cands, best_chosen = cands, (p_chosen if p_status != "UNKNOWN" else greedy)
+    best_cands, best_chosen = cands, (p_chosen if p_status != Status.UNKNOWN else greedy)
     best = value(cands, best_chosen)
     bounds: list[int] = []
     proven = False
-    if p_status == "OPTIMAL" and exhaustive:
+    if p_status == Status.OPTIMAL and exhaustive:
         bounds.append(best)
         proven = True
-    elif exhaustive and p_bound >= 0:
+    elif exhaustive and p_bound is not None:
         bounds.append(max(p_bound, best))
     if c is not None:
         stats.update(c.stats)
-        if c.status != "UNKNOWN":
-            c_value = value(c.routes, c.chosen)
+        if c.status != Status.UNKNOWN and c.cands is not None and c.bound is not None:
+            c_value = value(c.cands, c.chosen)
             if c_value > best:
-                best_cands, best_chosen, best = c.routes, c.chosen, c_value
+                best_cands, best_chosen, best = c.cands, c.chosen, c_value
             bounds.append(max(c.bound, c_value))
-            proven = proven or c.status == "OPTIMAL"
-        stats["compact_status"] = {"OPTIMAL": 2.0, "FEASIBLE": 1.0}.get(c.status, 0.0)
-    bound = max(best, min(bounds)) if bounds else -1
-    status = "OPTIMAL" if proven or bound == best else "FEASIBLE"
-    if status == "OPTIMAL":
+            proven = proven or c.status == Status.OPTIMAL
+        stats["compact_status"] = {Status.OPTIMAL: 2.0, Status.FEASIBLE: 1.0}.get(c.status, 0.0)
+    bound = max(best, min(bounds)) if bounds else None
+    status = Status.OPTIMAL if proven or bound == best else Status.FEASIBLE
+    if status == Status.OPTIMAL:
         bound = best
-    return RaceResult(cands=best_cands, chosen=best_chosen, status=status, bound=bound, stats=stats)
+    return Packing(status, best_chosen, bound, stats, cands=best_cands)

@@ -31,9 +31,8 @@ import numpy as np
 
 from solver.model.cancel import CancelToken
 from solver.model.results import Status
+from solver.packing.outcome import Choice, Packing
 from solver.routes.candidates import Candidate
-
-Choice = tuple[int, int]  # (candidate index, train class index), as in solver.packing.pack
 
 CHECK_EVERY = 64  # search nodes between looks at the clock and the cancel token
 MERGE_CLASSES = 6  # with more train classes than this, one option per class (the Hall sets grow)
@@ -266,10 +265,10 @@ def _options(cands: Sequence[Candidate], groups: Sequence[str], merge: bool
 
 def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequence[str], lower: int,
                   lower_pack: list[Choice], deadline: float, cancel: CancelToken | None = None,
-                  ) -> tuple[Status, list[Choice], int, dict[str, float]]:
+                  ) -> Packing:
     """The plain packing of candidates by `best_packing`: OPTIMAL with
     the best choices when it finished, else UNKNOWN with the best packing found (at least
-    `lower_pack`, worth `lower`), bound -1, and its stats."""
+    `lower_pack`, worth `lower`) and no bound."""
     options, values, fits = _options(cands, groups, merge=len(counts) <= MERGE_CLASSES)
     group_no = {g: k for k, g in enumerate(sorted(set(groups)))}
     width = max((c.mask.bit_length() for c in cands), default=0)
@@ -284,5 +283,5 @@ def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Seq
         classes = assign_trains([fits[i] for i in result.chosen], counts)
         chosen = [(options[i][0], ci) for i, ci in zip(result.chosen, classes, strict=True)]
     if result.finished:
-        return Status.OPTIMAL, chosen, max(result.value, lower), result.stats
-    return Status.UNKNOWN, chosen, -1, result.stats
+        return Packing(Status.OPTIMAL, chosen, max(result.value, lower), result.stats)
+    return Packing(Status.UNKNOWN, chosen, None, result.stats)

@@ -9,6 +9,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from solver.model.board import NODE_KINDS, Board, DistanceRow, Node, Train
 from solver.model.cancel import CancelToken
@@ -95,8 +96,15 @@ def standard_walk_rules(board: Board, one_per_hex: bool = False, forbidden: froz
     return WalkRules(visitable=visitable, passable=passable, starts=visitable, ends=visitable, one_per_hex=one_per_hex)
 
 
-# nodes, legs, track mask, hex crossings, visit cost, whether a stop has the company's token
-RouteShape = tuple[tuple[str, ...], tuple[Leg, ...], int, int, int, bool]
+class RouteShape(NamedTuple):
+    """A walked route before pricing: a tuple (the walk makes many, and unpacks them in its hot loops)."""
+
+    nodes: tuple[str, ...]
+    legs: tuple[Leg, ...]
+    mask: int  # the track it occupies, as bits
+    crossings: int  # hex crossings
+    cost: int  # visit cost
+    token: bool  # whether a stop has the company's token
 
 
 @dataclass
@@ -182,6 +190,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
     need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
     steps_taken = [0]
+    new_shape = tuple.__new__  # RouteShape(...) through its Python __new__ costs twice as much in this loop
     # a visit cost within a plain stop train's distance passes `fits` (asked only beyond it)
     sure_cost = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
     first = 0  # the order of the route's first stop (a route is kept from its lower end only)
@@ -217,7 +226,8 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                 new_mask = mask | leg_mask
                 new_token = token or node.tokened_by_company
                 if first < order[node.id] and node.id in ends and (new_token or not need_token):
-                    out.append((tuple(path), tuple(legs), new_mask, new_cross, new_cost, new_token))
+                    out.append(new_shape(RouteShape, (tuple(path), tuple(legs), new_mask, new_cross, new_cost,
+                                                      new_token)))
                     if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
                                            and time.monotonic() > deadline):
                         raise _Stop
@@ -347,7 +357,7 @@ class _Builder:
 
     def upper(self, k: int, ci: int) -> int:
         """At least what shape k earns class ci (stops and bonuses), without pricing it."""
-        nodes_, legs = self.shapes[k][0], self.shapes[k][1]
+        nodes_, legs = self.shapes[k].nodes, self.shapes[k].legs
         cap = 0
         if self.pricer is not None and self.pricer.mods is not None:  # the bonuses this route's stops can hit
             cap = self.pricer.route_cap(self.classes[ci].name, [self.board.nodes[n] for n in nodes_],
@@ -493,7 +503,7 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
         return (upper - t[-1] + v if len(t) == lazy.counts[ci] and v < t[-1] else upper) > lower
 
     keep = [o for o in rest if could_beat(o[0], o[2])
-            or lazy.must_keep(Candidate(nodes=builder.shapes[o[1]][0], legs=(), mask=0, revenue={o[2]: []}))]
+            or lazy.must_keep(Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))]
     done += priced(keep)
     done.sort(key=lambda e: (e[0], e[1]))
     return [c for _, _, c in done], len(rest) - len(keep), complete

@@ -10,7 +10,7 @@ import pytest
 import solver.rulesets.r_standard.solve as standard_solve
 from solver import rulesets
 from solver.evaluator import evaluate
-from solver.model.results import ClaimedRoute, SolveOptions
+from solver.model.results import ClaimedRoute, SolveOptions, Status
 from solver.optimiser import solve
 from solver.packing.compact_model import CompactModel, eligible
 from solver.packing.pack import train_classes
@@ -27,11 +27,11 @@ def _compact(seed: int) -> tuple[int, int, str] | None:
         return None
     model = CompactModel(board, build_leg_graph(board), reps, [len(m) for m in members])
     res = model.solve(time.monotonic() + 10, 1)
-    assert res.status == "OPTIMAL", f"seed {seed}"
+    assert res.status == Status.OPTIMAL and res.cands is not None, f"seed {seed}"
     used = [0] * len(members)
     claims = []
     for r, ci in res.chosen:
-        cand = res.routes[r]
+        cand = res.cands[r]
         claims.append(ClaimedRoute(train=members[ci][used[ci]].id, nodes=list(cand.nodes),
                                    legs=[list(leg.paths) for leg in cand.legs]))
         used[ci] += 1

@@ -1,24 +1,26 @@
-"""The generic optimiser: candidate routes, a greedy lower bound, pruning, and the CP-SAT packing,
-with every answer re-checked by the evaluator."""
+"""The generic optimiser, in named phases: enumerate the candidate routes, bound (a greedy packing
+and the pruning it allows), search (the strategies, each giving a `Packing`), certify (status and
+bound over every route) and answer (claims, the evaluator's re-check, the result)."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
-from solver.model.board import Board
+from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
 from solver.model.results import Objective, SolveOptions, SolveResult, Status
 from solver.modifiers.apply import run_route
-from solver.modifiers.packing_terms import modifier_bound, run_terms
+from solver.modifiers.packing_terms import RunTerms, modifier_bound, run_terms
 from solver.modifiers.run_terms import order_for_awards
 from solver.modifiers.sharing import overlap_group, overlap_rule, stop_pays_once
 from solver.packing.budget import Budget
+from solver.packing.outcome import Choice, Packing
 from solver.packing.pack import claims_of_choice, greedy, pack, prune, run_value, stop_bound, train_classes
 from solver.packing.portfolio import race, wants_compact
 from solver.packing.recheck import recheck
 from solver.packing.setpack import exact_packing
-from solver.routes.candidates import Candidate, LazyBound, build_leg_graph, candidate_routes
+from solver.routes.candidates import Candidate, LazyBound, LegGraph, build_leg_graph, candidate_routes
 from solver.rulesets.r_standard.evaluator import TrackGroup, evaluate_run, one_group
 
 BB_SHARE = 0.7  # of the search time left, what the branch and bound may use before CP-SAT takes over
@@ -26,8 +28,41 @@ BUILD_SECONDS_PER_CANDIDATE = 1e-4  # a generous estimate of model building time
 GREEDY_STARTS, GREEDY_STARTS_MANY, MANY_CANDIDATES = 12, 3, 5000  # fewer greedy restarts on long lists
 
 
+@dataclass
+class _Run:
+    """What one solve carries from phase to phase."""
+
+    board: Board
+    opts: SolveOptions
+    track_group: TrackGroup
+    budget: Budget
+    reps: list[Train]  # one train per class
+    members: list[list[Train]]  # the trains of each class
+    counts: list[int]
+    graph: LegGraph
+    terms: RunTerms | None  # the modifiers' run rules (None without any)
+    with_subsidy: bool
+    groups: list[str]  # per class, its track group
+    stats: dict[str, float]
+    cands: list[Candidate]
+    exhaustive: bool  # every route was listed
+    lower_pack: list[Choice] = field(default_factory=list)  # the best packing known before the search
+    lower: int = 0
+    upper: int = 0  # the conflict-free packing bound
+
+
 def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_group) -> SolveResult:
-    """The best legal route set under the generic rules: enumerate, bound, prune, pack, re-check."""
+    """The best legal route set under the generic rules: enumerate, bound, search, certify, answer."""
+    run = enumerate_phase(board, opts, track_group)
+    bound_phase(run)
+    found = search_phase(run)
+    best, bound, status = certify_phase(run, found)
+    return answer_phase(run, found, best, bound, status)
+
+
+def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -> _Run:
+    """The candidate routes of every train class (shared by the what-if scenarios through
+    `opts.prepared`), priced lazily where many routes could not matter."""
     budget = Budget.starting_now(opts.time_limit_s)
     reps, members = train_classes(board.trains)
     counts = [len(m) for m in members]
@@ -57,63 +92,95 @@ def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_gr
     if overlap is not None and overlap.scope == "route":  # routes may share track: no conflicts between them
         groups = [f"class{ci}" for ci in range(len(reps))]
         cands = routes_share_track(cands, counts, copies=stop_pays_once(board.modifiers) is None)
+    return _Run(board, opts, track_group, budget, reps, members, counts, graph, terms, with_subsidy, groups, stats,
+                cands, exhaustive)
+
+
+def bound_phase(run: _Run) -> None:
+    """A greedy packing (a lower bound) and the pruning of every candidate that cannot beat it."""
     t_bound = time.monotonic()
-    starts = GREEDY_STARTS if len(cands) <= MANY_CANDIDATES else GREEDY_STARTS_MANY
-    if terms is None and len(cands) > MANY_CANDIDATES:
+    starts = GREEDY_STARTS if len(run.cands) <= MANY_CANDIDATES else GREEDY_STARTS_MANY
+    if run.terms is None and len(run.cands) > MANY_CANDIDATES:
         starts = 1  # the exact branch and bound follows, whatever the lower bound; it only feeds the pruning
-    lower_pack = greedy(cands, counts, groups, starts, budget.until("greedy"), terms, opts.cancel)
-    lower = run_value(cands, lower_pack, terms) or 0
-    cands, lower_pack, upper = prune(cands, counts, lower, lower_pack, terms)
-    stats["after_prune"] = float(len(cands))
-    stats["bound_ms"] = (time.monotonic() - t_bound) * 1000.0  # the greedy packing and the pruning
+    lower_pack = greedy(run.cands, run.counts, run.groups, starts, run.budget.until("greedy"), run.terms,
+                        run.opts.cancel)
+    lower = run_value(run.cands, lower_pack, run.terms) or 0
+    run.cands, run.lower_pack, run.upper = prune(run.cands, run.counts, lower, lower_pack, run.terms)
+    run.lower = lower
+    run.stats["after_prune"] = float(len(run.cands))
+    run.stats["bound_ms"] = (time.monotonic() - t_bound) * 1000.0  # the greedy packing and the pruning
+
+
+def search_phase(run: _Run) -> Packing:
+    """The best packing the strategies find in time: the race against the compact model when the
+    enumeration was cut short, else the greedy packing when it is proven, else the branch and bound
+    (plain packings) and then CP-SAT; UNKNOWN from all of them leaves the greedy packing, FEASIBLE."""
+    cands, budget = run.cands, run.budget
     # building the packing model costs time per candidate; without that time, keep the greedy packing
     no_time = time.monotonic() + len(cands) * BUILD_SECONDS_PER_CANDIDATE > budget.until("build")
 
-    def run_pack(stop: CancelToken | None = None, workers: int | None = None) -> tuple:
+    def run_pack(stop: CancelToken | None = None, workers: int | None = None) -> Packing:
         if no_time:
-            return Status.UNKNOWN, lower_pack, -1, {}
+            return Packing(Status.UNKNOWN, run.lower_pack, None, {})
         for c in cands:  # the track bits of the CP-SAT constraints (none for routes that may share track)
-            c.bits = tuple(graph.route_bits(c.legs)) if c.mask else ()
-        return pack(cands, counts, opts, budget.search_end, lower_pack, groups, terms, stop, workers)
+            c.bits = tuple(run.graph.route_bits(c.legs)) if c.mask else ()
+        return pack(cands, run.counts, run.opts, budget.search_end, run.lower_pack, run.groups, run.terms, stop,
+                    workers)
 
-    if wants_compact(board, reps, groups, exhaustive):  # cut short: race the compact model, which sees every route
-        won = race(board, graph, reps, counts, cands, lower_pack, exhaustive, budget.search_end, run_pack, opts.cancel)
-        stats.update(won.stats)
-        cands, chosen, status, bound = won.cands, won.chosen, Status(won.status), won.bound
-        exhaustive = bound >= 0  # the compact model's bound covers the routes never listed
-    elif not cands:
-        status, chosen, bound = Status.OPTIMAL, [], 0
-    elif lower >= upper:  # the greedy packing reaches the conflict-free bound: proven optimal
-        status, chosen, bound = Status.OPTIMAL, lower_pack, lower
+    if wants_compact(run.board, run.reps, run.groups, run.exhaustive):  # cut short: race the compact model
+        won = race(run.board, run.graph, run.reps, run.counts, cands, run.lower_pack, run.exhaustive,
+                   budget.search_end, run_pack, run.opts.cancel)
+        run.stats.update(won.stats)
+        if won.cands is not None:
+            run.cands = won.cands
+        run.exhaustive = won.bound is not None  # the compact model's bound covers the routes never listed
+        return won
+    if not cands:
+        return Packing(Status.OPTIMAL, [], 0)
+    if run.lower >= run.upper:  # the greedy packing reaches the conflict-free bound: proven optimal
+        return Packing(Status.OPTIMAL, run.lower_pack, run.lower)
+    found = Packing(Status.UNKNOWN, run.lower_pack, None)
+    if run.terms is None:  # plain packing: the branch and bound first, CP-SAT after it
+        found = exact_packing(cands, run.counts, run.groups, run.lower, run.lower_pack,
+                              budget.share_of_search(BB_SHARE), run.opts.cancel)
+        if found.status == Status.UNKNOWN:
+            run.lower_pack = found.chosen  # the best packing found: CP-SAT's hint
+        run.stats.update(found.stats)
+    if found.status == Status.UNKNOWN:
+        found = run_pack()
+        run.stats.update(found.stats)
+    if found.status == Status.UNKNOWN:
+        found = Packing(Status.FEASIBLE, run.lower_pack, None)
+    return found
+
+
+def certify_phase(run: _Run, found: Packing) -> tuple[int, int, Status]:
+    """The value of the packing found, a bound that holds over every route, and the status: FEASIBLE
+    whenever some routes were never listed."""
+    status = found.status if run.exhaustive else Status.FEASIBLE
+    best = run_value(run.cands, found.chosen, run.terms) or 0  # the objective: revenue (+ subsidy)
+    if not run.exhaustive:  # some routes were never seen: only a bound over every stop holds
+        bound = max(best, sum(stop_bound(run.board, t) for t in run.board.trains) + modifier_bound(run.board))
+    elif found.bound is None or found.bound < best:  # every route was seen: the conflict-free packing bound holds
+        bound = max(best, run.upper)
     else:
-        status, chosen, bound, pstats = Status.UNKNOWN, lower_pack, -1, {}
-        if terms is None:  # plain packing: the branch and bound first, CP-SAT after it
-            status, chosen, bound, pstats = exact_packing(cands, counts, groups, lower, lower_pack,
-                                                         budget.share_of_search(BB_SHARE), opts.cancel)
-            if status == Status.UNKNOWN:
-                lower_pack = chosen  # the best packing found: CP-SAT's hint
-        stats.update(pstats)
-        if status == Status.UNKNOWN:
-            status, chosen, bound, pstats = run_pack()
-            stats.update(pstats)
-        if status == Status.UNKNOWN:
-            status, chosen, bound = Status.FEASIBLE, lower_pack, -1
-    if not exhaustive:
-        status = Status.FEASIBLE
-    best = run_value(cands, chosen, terms) or 0  # the objective: revenue (+ subsidy)
-    if not exhaustive:  # some routes were never seen: only a bound over every stop holds
-        bound = max(best, sum(stop_bound(board, t) for t in board.trains) + modifier_bound(board))
-    elif bound < best:  # every route was seen: the conflict-free packing bound holds
-        bound = max(best, upper)
-    stats["solve_ms"] = budget.elapsed_ms()
-    claims = claims_of_choice(cands, chosen, members)
+        bound = found.bound
+    run.stats["solve_ms"] = run.budget.elapsed_ms()
+    return best, bound, status
+
+
+def answer_phase(run: _Run, found: Packing, best: int, bound: int, status: Status) -> SolveResult:
+    """The chosen candidates as claimed routes with train ids, judged by the evaluator, which must
+    confirm `best` (`recheck`)."""
+    board = run.board
+    claims = claims_of_choice(run.cands, found.chosen, run.members)
     if board.modifiers:  # an award to the last route goes to the route with the largest bonus
         claims = [claims[i] for i in order_for_awards(board.modifiers,
                                                       [run_route(board, c.train, c.nodes, 0) for c in claims])]
-    evaluation = evaluate_run(board, claims, track_group)
-    recheck(board, evaluation, best, counts_subsidy=with_subsidy)
-    return SolveResult(revenue=evaluation.revenue, status=status, bound=bound, routes=evaluation.routes, stats=stats,
-                       evaluation=evaluation, subsidy=evaluation.subsidy)
+    evaluation = evaluate_run(board, claims, run.track_group)
+    recheck(board, evaluation, best, counts_subsidy=run.with_subsidy)
+    return SolveResult(revenue=evaluation.revenue, status=status, bound=bound, routes=evaluation.routes,
+                       stats=run.stats, evaluation=evaluation, subsidy=evaluation.subsidy)
 
 
 def routes_share_track(cands: list[Candidate], counts: list[int], copies: bool) -> list[Candidate]:
