@@ -46,7 +46,8 @@ def evaluate(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
     >>> [(route.train, route.revenue) for route in verdict.routes]
     [('4-2', 160), ('6-0', 280)]
     """
-    return rulesets.get(board.ruleset).evaluate(board, claims)
+    ruleset = rulesets.get(board.ruleset)
+    return ruleset.evaluate(ruleset.prepare(board), claims)
 
 
 def evaluate_with_advice(board: Board, claims: Sequence[ClaimedRoute], time_limit_s: float = 10.0,
@@ -54,6 +55,7 @@ def evaluate_with_advice(board: Board, claims: Sequence[ClaimedRoute], time_limi
     """`evaluate`, plus the ruleset's advisory findings (rules a legal run may still fall short of;
     they may search, within `time_limit_s` and until `cancel`)."""
     ruleset = rulesets.get(board.ruleset)
-    evaluation = ruleset.evaluate(board, claims)
-    evaluation.findings.extend(ruleset.advisory_findings(board, evaluation, time_limit_s, cancel))
+    prepared = ruleset.prepare(board)  # once: the evaluation and the advice read the same view
+    evaluation = ruleset.evaluate(prepared, claims)
+    evaluation.findings.extend(ruleset.advisory_findings(prepared, evaluation, time_limit_s, cancel))
     return evaluation

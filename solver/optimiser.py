@@ -54,4 +54,4 @@ def solve(board: Board, opts: SolveOptions | None = None) -> SolveResult:
     opts = opts or SolveOptions()
     ruleset = rulesets.get(board.ruleset)
     with gc_paused():
-        return ruleset.solve(board, opts)
+        return ruleset.solve(ruleset.prepare(board), opts)

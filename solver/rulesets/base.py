@@ -5,20 +5,35 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
 from solver.model.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
 
+C = TypeVar("C")  # a ruleset's typed context
 
-class Ruleset(ABC):
+
+@dataclass(frozen=True)
+class Prepared(Generic[C]):
+    """A board as one ruleset's rules read it, made once per request by `Ruleset.prepare`: the board
+    view (1839: private powers applied; 1871sc: freight and passenger groups) and the ruleset's
+    typed context (1873: the `Harzbahn` facts; None for the others)."""
+
+    board: Board
+    context: C
+
+
+class Ruleset(ABC, Generic[C]):
     """One game's (or the generic) route rules.
 
     The hooks, in the order a request meets them: `validate` (input the ruleset cannot represent),
-    then `evaluate` or `solve` on the validated board (each applies the ruleset's board view,
-    `prepare`, itself), then `advisory_findings` (rules a judged run may break without being illegal). `track_group`
-    says which routes may not share track. Game-specific rules stated as data in the board
-    (modifiers) belong to no ruleset: every ruleset's evaluator and optimiser apply them."""
+    then `prepare`, which the core (`solver.optimiser.solve`, `solver.evaluator`) calls once per
+    request, then `evaluate` or `solve` on what it prepared, then `advisory_findings` (rules a judged
+    run may break without being illegal) on the same. `track_group` says which routes may not share
+    track. Game-specific rules stated as data in the board (modifiers) belong to no ruleset: every
+    ruleset's evaluator and optimiser apply them."""
 
     name: str
     description: str
@@ -31,19 +46,20 @@ class Ruleset(ABC):
     def validate(self, board: Board) -> None:  # noqa: B027 (optional hook: nothing to check by default)
         """Raise `BoardError` for input this ruleset cannot represent (the generic checks ran already)."""
 
-    def prepare(self, board: Board) -> Board:
-        """The board as this ruleset's rules read it (default: unchanged)."""
-        return board
+    def prepare(self, board: Board) -> Prepared[C]:
+        """The board as this ruleset's rules read it, and its typed context (default: the board
+        unchanged, no context). Called once per request; the other hooks get what it returns."""
+        return Prepared(board, None)  # type: ignore[arg-type]
 
     @abstractmethod
-    def evaluate(self, board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
+    def evaluate(self, prepared: Prepared[C], claims: Sequence[ClaimedRoute]) -> Evaluation:
         """Every rule the claimed run breaks, and the revenue the rules give it."""
 
     @abstractmethod
-    def solve(self, board: Board, opts: SolveOptions) -> SolveResult:
+    def solve(self, prepared: Prepared[C], opts: SolveOptions) -> SolveResult:
         """The best legal run, checked by `evaluate` before it is returned."""
 
-    def advisory_findings(self, board: Board, evaluation: Evaluation, time_limit_s: float,
+    def advisory_findings(self, prepared: Prepared[C], evaluation: Evaluation, time_limit_s: float,
                           cancel: CancelToken | None = None) -> list[Finding]:
         """Findings that do not make a legal run illegal (default: none)."""
         return []

@@ -17,6 +17,8 @@ and returns a run the evaluator accepts whose routes of each train form one netw
 
 from __future__ import annotations
 
+import pytest
+
 from solver.evaluator import evaluate
 from solver.model.board import Board
 from solver.model.results import ClaimedRoute, Evaluation, SolveOptions, SolveResult
@@ -906,3 +908,26 @@ def test_default_objective_is_rulebook() -> None:
     assert res.status == "OPTIMAL"
     assert res.revenue == 30
     assert len(res.routes) == 2
+
+
+def test_the_core_prepares_the_1873_context_once_per_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Ruleset.prepare` gathers the Harzbahn facts once; solve, its re-check, the evaluation and the
+    service rule's advice all read that one context."""
+    import solver.rulesets.r_1873.ruleset as ruleset_1873
+    from solver.evaluator import evaluate_with_advice
+
+    calls: list[int] = []
+    real = ruleset_1873.harzbahn
+
+    def counted(board):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(board)
+
+    board = network_board([3, 2]).board()  # read and validated (the validation checks the facts too)
+    monkeypatch.setattr(ruleset_1873, "harzbahn", counted)
+    res = solve(board, SolveOptions(time_limit_s=15.0))
+    assert res.status == "OPTIMAL" and len(calls) == 1
+    claims = [ClaimedRoute(train=r.train, nodes=list(r.nodes), legs=[list(leg.paths) for leg in r.legs])
+              for r in res.routes[:1]]
+    evaluate_with_advice(board, claims, time_limit_s=15.0)
+    assert len(calls) == 2

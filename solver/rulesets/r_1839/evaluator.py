@@ -18,12 +18,11 @@ from solver.rulesets.r_1839.rules import (
     price_run,
     same_country_finding,
 )
-from solver.rulesets.r_1839.view import prepare_1839
 
 
 def evaluate_run(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
-    """Every rule the run breaks, the revenue by the 1839 rules and each foreign company's income."""
-    board = prepare_1839(board)
+    """Every rule the run breaks, the revenue by the 1839 rules and each foreign company's income, on
+    the 1839 view of the board (`view.prepare_1839`, applied once by `Ruleset.prepare`)."""
     findings: list[Finding] = []
     trains = {t.id: t for t in board.trains}
     used: set[str] = set()

@@ -6,13 +6,13 @@ from collections.abc import Sequence
 
 from solver.model.board import Board
 from solver.model.results import ClaimedRoute, Evaluation, SolveOptions, SolveResult
-from solver.rulesets.base import Ruleset
+from solver.rulesets.base import Prepared, Ruleset
 from solver.rulesets.r_1839.evaluator import evaluate_run
 from solver.rulesets.r_1839.solve import solve_run
 from solver.rulesets.r_1839.view import prepare_1839
 
 
-class Rules1839(Ruleset):
+class Rules1839(Ruleset[None]):
     name = "1839"
     description = ("1839: locations count once per company (exchange markers once per train), + and D "
                    "trains, FLOOD trains, foreign off-boards, private powers as options.")
@@ -20,11 +20,11 @@ class Rules1839(Ruleset):
                    "FLOOD (every location reached)")
     flood_trains = True
 
-    def prepare(self, board: Board) -> Board:
-        return prepare_1839(board)
+    def prepare(self, board: Board) -> Prepared[None]:
+        return Prepared(prepare_1839(board), None)
 
-    def evaluate(self, board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
-        return evaluate_run(board, claims)
+    def evaluate(self, prepared: Prepared[None], claims: Sequence[ClaimedRoute]) -> Evaluation:
+        return evaluate_run(prepared.board, claims)
 
-    def solve(self, board: Board, opts: SolveOptions) -> SolveResult:
-        return solve_run(board, opts)
+    def solve(self, prepared: Prepared[None], opts: SolveOptions) -> SolveResult:
+        return solve_run(prepared.board, opts)

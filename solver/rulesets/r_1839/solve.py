@@ -28,13 +28,12 @@ from solver.rulesets.r_1839.rules import (
     route_pay,
     same_country_finding,
 )
-from solver.rulesets.r_1839.view import prepare_1839
 
 
-def solve_run(board: Board, opts: SolveOptions) -> SolveResult:
-    """The best legal 1839 run, checked by the 1839 evaluator."""
+def solve_run(prepared: Board, opts: SolveOptions) -> SolveResult:
+    """The best legal 1839 run on the 1839 view of the board (`view.prepare_1839`, applied once by
+    `Ruleset.prepare`), checked by the 1839 evaluator."""
     budget = Budget.starting_now(opts.time_limit_s)
-    prepared = prepare_1839(board)
     runners = [t for t in prepared.trains if t.unit != "flood"]
     reps, members = train_classes(runners)
     cands, complete = _candidates(prepared, reps, opts.candidate_cap, budget.until("enumerate"), opts.cancel)
@@ -47,8 +46,8 @@ def solve_run(board: Board, opts: SolveOptions) -> SolveResult:
         return SolveResult(revenue=0, status=Status.UNKNOWN, bound=model.upper, routes=[], stats=stats)
     ids = TrainIds([[t.id for t in m] for m in members])
     claims = [claim_of(ids.next(ci), cands[r].nodes, cands[r].legs) for r, ci in model.chosen(solver)]
-    evaluation = evaluate_run(board, claims)
-    recheck(board, evaluation, int(round(solver.objective_value)), "1839 optimiser")
+    evaluation = evaluate_run(prepared, claims)
+    recheck(prepared, evaluation, int(round(solver.objective_value)), "1839 optimiser")
     status = Status.OPTIMAL if code == cp_model.OPTIMAL and complete else Status.FEASIBLE
     bound = evaluation.revenue if status == Status.OPTIMAL else max(evaluation.revenue,
                                                                      int(solver.best_objective_bound))

@@ -9,12 +9,12 @@ from solver.model.results import ClaimedRoute, Evaluation, Finding, PricedRoute
 from solver.routes.claims import read_claim
 from solver.rulesets.r_1873.extras import HarzbahnRun
 from solver.rulesets.r_1873.rules import RunRoute, route_findings, run_findings, run_revenue, token_status
-from solver.rulesets.r_1873.view import harzbahn
+from solver.rulesets.r_1873.view import Harzbahn
 
 
-def evaluate_run(board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
-    """Every rule the run breaks, the revenue by the rules, maintenance, net revenue and token status."""
-    ctx = harzbahn(board)
+def evaluate_run(board: Board, ctx: Harzbahn, claims: Sequence[ClaimedRoute]) -> Evaluation:
+    """Every rule the run breaks, the revenue by the rules, maintenance, net revenue and token status
+    (`ctx`: the board's 1873 facts, `view.harzbahn`)."""
     supers = ctx.super_of()
     findings: list[Finding] = []
     routes: list[RunRoute] = []

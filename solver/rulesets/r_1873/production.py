@@ -8,6 +8,7 @@ assignment is found with CP-SAT. Harzer Werke adds its bonus.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +16,9 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from solver.model.errors import BoardError
+from solver.packing.cpsat import run_cpsat
+
+ASSIGNMENT_LIMIT_S = 60.0  # the switcher assignment (a few mines) proves optimal in milliseconds
 
 
 @dataclass(frozen=True)
@@ -106,9 +110,8 @@ def production(mines: Sequence[MineState], public: bool, harzer_werke: bool = Fa
         model.add_at_most_one(a[(i, j)] for i in range(len(sizes)))
     model.maximize(sum((mine_revenue(mines[j], sizes[i]) - mine_revenue(mines[j], 0)) * a[(i, j)]
                        for i, j in a))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    if solver.solve(model) != cp_model.OPTIMAL:
+    solver, code = run_cpsat(model, time.monotonic() + ASSIGNMENT_LIMIT_S, 1)
+    if code != cp_model.OPTIMAL:
         raise RuntimeError("the switcher assignment could not be proven optimal")
     switchers = {m.id: 0 for m in mines}
     for (i, j), v in a.items():

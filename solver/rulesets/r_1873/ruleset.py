@@ -8,15 +8,15 @@ from typing import Any
 from solver.model.board import Board
 from solver.model.cancel import CancelToken
 from solver.model.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
-from solver.rulesets.base import Ruleset
+from solver.rulesets.base import Prepared, Ruleset
 from solver.rulesets.r_1873.evaluator import evaluate_run
 from solver.rulesets.r_1873.production import Production, mines_from_rows, production
 from solver.rulesets.r_1873.service_rule import service_finding
 from solver.rulesets.r_1873.solve import solve_run
-from solver.rulesets.r_1873.view import harzbahn
+from solver.rulesets.r_1873.view import Harzbahn, harzbahn
 
 
-class Harzbahn1873(Ruleset):
+class Harzbahn1873(Ruleset[Harzbahn]):
     name = "1873"
     description = ("1873 Harzbahn: an nT runs n routes forming one network; stops counted once per company; "
                    "mines pay multiplier x the largest train; concession routes; diesels; QLB.")
@@ -27,18 +27,22 @@ class Harzbahn1873(Ruleset):
     def validate(self, board: Board) -> None:
         harzbahn(board)
 
-    def evaluate(self, board: Board, claims: Sequence[ClaimedRoute]) -> Evaluation:
-        return evaluate_run(board, claims)
+    def prepare(self, board: Board) -> Prepared[Harzbahn]:
+        """The board and its 1873 facts, gathered once per request."""
+        return Prepared(board, harzbahn(board))
 
-    def solve(self, board: Board, opts: SolveOptions) -> SolveResult:
-        return solve_run(board, opts)
+    def evaluate(self, prepared: Prepared[Harzbahn], claims: Sequence[ClaimedRoute]) -> Evaluation:
+        return evaluate_run(prepared.board, prepared.context, claims)
 
-    def advisory_findings(self, board: Board, evaluation: Evaluation, time_limit_s: float,
+    def solve(self, prepared: Prepared[Harzbahn], opts: SolveOptions) -> SolveResult:
+        return solve_run(prepared.board, prepared.context, opts)
+
+    def advisory_findings(self, prepared: Prepared[Harzbahn], evaluation: Evaluation, time_limit_s: float,
                           cancel: CancelToken | None = None) -> list[Finding]:
         """UNDERSERVICED: a legal run that services fewer routes than the trains could."""
         if not evaluation.legal:
             return []
-        finding = service_finding(board, evaluation, time_limit_s, cancel)
+        finding = service_finding(prepared.board, prepared.context, evaluation, time_limit_s, cancel)
         return [] if finding is None else [finding]
 
     @staticmethod

@@ -13,7 +13,7 @@ from solver.model.cancel import CancelToken
 from solver.model.results import Evaluation, Finding, Objective, SolveOptions, Status
 from solver.rulesets.r_1873.extras import HarzbahnRun
 from solver.rulesets.r_1873.solve import solve_run
-from solver.rulesets.r_1873.view import Harzbahn, harzbahn
+from solver.rulesets.r_1873.view import Harzbahn
 
 
 def route_limit(ctx: Harzbahn) -> int:
@@ -24,15 +24,16 @@ def route_limit(ctx: Harzbahn) -> int:
             + (len(ctx.diesel_pool or diesel.subtrains) if diesel is not None else 0))
 
 
-def service_finding(board: Board, evaluation: Evaluation, time_limit_s: float = 10.0,
+def service_finding(board: Board, ctx: Harzbahn, evaluation: Evaluation, time_limit_s: float = 10.0,
                     cancel: CancelToken | None = None) -> Finding | None:
-    """UNDERSERVICED when a legal run could service more routes than the claimed one."""
+    """UNDERSERVICED when a legal run could service more routes than the claimed one (`ctx`: the
+    board's 1873 facts)."""
     if not isinstance(evaluation.extras, HarzbahnRun):
         return None
-    if evaluation.extras.routes_serviced >= route_limit(harzbahn(board)):  # no run services more: no search
+    if evaluation.extras.routes_serviced >= route_limit(ctx):  # no run services more: no search
         evaluation.extras.routes_possible = evaluation.extras.routes_serviced
         return None
-    best = solve_run(board, SolveOptions(time_limit_s=time_limit_s, objective=Objective.RULEBOOK, cancel=cancel))
+    best = solve_run(board, ctx, SolveOptions(time_limit_s=time_limit_s, objective=Objective.RULEBOOK, cancel=cancel))
     if best.status != Status.OPTIMAL:
         return None
     possible = len(best.routes)

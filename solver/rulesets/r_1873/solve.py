@@ -21,15 +21,15 @@ from solver.rulesets.r_1873.extras import HarzbahnRun
 from solver.rulesets.r_1873.model import MAX_ROUNDS, Model1873
 from solver.rulesets.r_1873.route_order import best_order
 from solver.rulesets.r_1873.rules import RunRoute, networks
-from solver.rulesets.r_1873.view import Harzbahn, harzbahn
+from solver.rulesets.r_1873.view import Harzbahn
 
 Chosen = list[tuple[int, int]]  # (route index, train index; -1 = diesel)
 
 
-def solve_run(board: Board, opts: SolveOptions) -> SolveResult:
-    """The best legal run under the chosen objective (RULEBOOK by default)."""
+def solve_run(board: Board, ctx: Harzbahn, opts: SolveOptions) -> SolveResult:
+    """The best legal run under the chosen objective (RULEBOOK by default); `ctx`: the board's 1873
+    facts (`view.harzbahn`)."""
     budget = Budget.starting_now(opts.time_limit_s)
-    ctx = harzbahn(board)
     objective = opts.objective or Objective.RULEBOOK
     graph = leg_graph_1873(board)
     walk_deadline = budget.until("enumerate")
@@ -49,7 +49,7 @@ def solve_run(board: Board, opts: SolveOptions) -> SolveResult:
         return _no_run(Status.INFEASIBLE, "no legal run exists", 0, stats, budget, extras)
     if chosen is None:
         return _no_run(Status.UNKNOWN, "", model.upper, stats, budget, extras)
-    evaluation = evaluate_run(board, _claims(ctx, model, chosen))
+    evaluation = evaluate_run(board, ctx, _claims(ctx, model, chosen))
     model_revenue, _, _ = best_order(board, ctx, _run_routes(model, chosen))
     recheck(board, evaluation, model_revenue, "1873 optimiser")
     complete = done_m and done_d
@@ -146,7 +146,7 @@ def _largest_networks(board: Board, model: Model1873, chosen: Chosen) -> tuple[C
         kept += [(routes[i], si) for i in best_comp]
     value, order, _ = best_order(board, model.ctx, _run_routes(model, kept))
     ordered = [kept[i] for i in order]
-    evaluation = evaluate_run(board, _claims(model.ctx, model, ordered))
+    evaluation = evaluate_run(board, model.ctx, _claims(model.ctx, model, ordered))
     if not evaluation.legal or evaluation.revenue != value:
         return None
     return ordered, value
