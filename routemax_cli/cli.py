@@ -253,7 +253,7 @@ def cmd_mines(args: argparse.Namespace) -> int:
     mines = data["mines"]
     public = data.get("public_company", len(mines) > 1)
     try:
-        result = rulesets.get("1873").mine_production(  # type: ignore[attr-defined]
+        result = rulesets.mine_producer("1873").mine_production(
             mines, public=public, harzer_werke=data.get("harzer_werke", False), hw_bonus=data.get("hw_bonus", 50))
     except BoardError as exc:
         raise CliError(Exit.BAD_INPUT, f"{path}: {exc}") from None

@@ -136,9 +136,9 @@ class RouteService(pb_grpc.RouteServiceServicer):
 
     def MineProduction(self, request: pb.MineProductionRequest,
                        context: grpc.ServicerContext) -> pb.MineProductionResponse:
-        harzbahn = rulesets.get("1873")
+        harzbahn = rulesets.mine_producer("1873")
         try:
-            result = harzbahn.mine_production(proto_1873.mines_from_proto(request),  # type: ignore[attr-defined]
+            result = harzbahn.mine_production(proto_1873.mines_from_proto(request),
                                               public=request.public_company, harzer_werke=request.harzer_werke,
                                               hw_bonus=request.hw_bonus or 50)
         except BoardError as exc:

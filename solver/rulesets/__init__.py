@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from solver.model.errors import BoardError
 from solver.rulesets import r_1839, r_1871sc, r_1873, r_standard
-from solver.rulesets.base import Ruleset
+from solver.rulesets.base import MineProducer, Ruleset
 
 _RULESETS: dict[str, Ruleset] = {r.name: r for r in (
     r_standard.RULESET,
@@ -34,6 +34,14 @@ def get(name: str) -> Ruleset:
         return _RULESETS[name]
     except KeyError:
         raise BoardError("ruleset", f"unknown ruleset {name!r}; known: {', '.join(_RULESETS)}") from None
+
+
+def mine_producer(name: str) -> MineProducer:
+    """The ruleset called `name` as a mine producer; BoardError naming `ruleset` when it is none."""
+    ruleset = get(name)
+    if not isinstance(ruleset, MineProducer):
+        raise BoardError("ruleset", f"ruleset {name!r} has no mine production")
+    return ruleset
 
 
 def for_title(title: str) -> str:

@@ -4,9 +4,9 @@ and the audit reach a game's rules (through the registry in `solver.rulesets`)."
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
@@ -67,3 +67,21 @@ class Ruleset(ABC, Generic[C]):
     def track_group(self, board: Board, train: Train) -> str:
         """Routes of one group share no track; by default all of a company's routes form one group."""
         return ""
+
+
+class MineProduction(Protocol):
+    """A mining company's production: revenue (with the bonus), the bonus, per mine, the switchers."""
+
+    revenue: int
+    bonus: int
+    per_mine: dict[str, int]
+    switchers: dict[str, int]  # mine id -> switcher size (0: none)
+
+
+class MineProducer(ABC):
+    """A ruleset that also prices mining companies' production (1873: the MineProduction entry)."""
+
+    @abstractmethod
+    def mine_production(self, mines: Sequence[Mapping[str, Any]], public: bool, harzer_werke: bool = False,
+                        hw_bonus: int = 50) -> MineProduction:
+        """The production of the mines (plain rows); BoardError names a bad field."""

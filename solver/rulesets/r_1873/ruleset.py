@@ -8,7 +8,7 @@ from typing import Any
 from solver.model.board import Board
 from solver.model.cancel import CancelToken
 from solver.model.results import ClaimedRoute, Evaluation, Finding, Objective, SolveOptions, SolveResult
-from solver.rulesets.base import Prepared, Ruleset
+from solver.rulesets.base import MineProducer, Prepared, Ruleset
 from solver.rulesets.r_1873.evaluator import evaluate_run
 from solver.rulesets.r_1873.production import Production, mines_from_rows, production
 from solver.rulesets.r_1873.service_rule import service_finding
@@ -16,7 +16,7 @@ from solver.rulesets.r_1873.solve import solve_run
 from solver.rulesets.r_1873.view import Harzbahn, harzbahn
 
 
-class Harzbahn1873(Ruleset[Harzbahn]):
+class Harzbahn1873(Ruleset[Harzbahn], MineProducer):
     name = "1873"
     description = ("1873 Harzbahn: an nT runs n routes forming one network; stops counted once per company; "
                    "mines pay multiplier x the largest train; concession routes; diesels; QLB.")
