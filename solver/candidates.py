@@ -345,13 +345,17 @@ class _Builder:
             cap = self._caps[key] = self.pricer.bonus_cap(self.classes[ci].name, top, n_stops)
         return cap
 
-    def upper(self, k: int, ci: int) -> int:
-        """At least what shape k earns class ci (stops and bonuses), without pricing it."""
+    def upper(self, k: int, ci: int, tight: bool = False) -> int:
+        """At least what shape k earns class ci (stops and bonuses), without pricing it: with the largest
+        bonuses any route of its length may take, or (`tight`) only those its own stops can hit."""
         nodes_, legs = self.shapes[k][0], self.shapes[k][1]
-        cap = 0
-        if self.pricer is not None and self.pricer.mods is not None:  # the bonuses this route's stops can hit
+        if not tight:
+            cap = self.bonus_cap(ci, len(nodes_))
+        elif self.pricer is not None and self.pricer.mods is not None:  # the bonuses this route's stops can hit
             cap = self.pricer.route_cap(self.classes[ci].name, [self.board.nodes[n] for n in nodes_],
                                         self.stop_upper(ci), legs)
+        else:
+            cap = 0
         if self.plain[ci]:
             return sum(map(self.node_rev[ci].__getitem__, nodes_)) + cap
         t = self.classes[ci]
@@ -462,25 +466,33 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
         (first if seen[o[2]] <= per_class else rest).append(o)
     complete = True
 
-    def priced(chosen: list[tuple[int, int, int]]) -> list[tuple[int, int, Candidate]]:
+    made: dict[tuple[int, int], Candidate] = {}  # (shape, 0 ahead / 1 reversed) -> its one candidate
+
+    def priced(chosen: list[tuple[int, int, int]]) -> None:
         nonlocal complete
         by_shape: dict[int, list[int]] = defaultdict(list)
         for _ub, k, ci in chosen:
             by_shape[k].append(ci)
-        out = []
         for i, (k, cis) in enumerate(by_shape.items()):
             if i % 256 == 255 and ((deadline is not None and time.monotonic() > deadline)
                                    or (cancel is not None and cancel.cancelled)):
                 complete = False
                 break
-            cand, back = builder.price(k, cis)
-            out.extend((k, j, c) for j, c in enumerate((cand, back)) if c is not None and c.revenue)
-        return out
+            for j, c in enumerate(builder.price(k, cis)):
+                if c is None or not c.revenue:
+                    continue
+                have = made.get((k, j))
+                if have is None:
+                    made[(k, j)] = c
+                else:  # priced for other classes before: one candidate per route and direction
+                    have.revenue.update(c.revenue)
+                    have.subsidy.update(c.subsidy)
+                    have._totals = None
 
-    done = priced(first)
-    lower = lazy.lower_of([c for _, _, c in done])
+    priced(first)
+    lower = lazy.lower_of(list(made.values()))
     values: dict[int, list[int]] = defaultdict(list)
-    for _, _, c in done:
+    for c in made.values():
         for ci, v in c.totals.items():
             values[ci].append(v)
     for ub, _k, ci in rest:
@@ -492,11 +504,14 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
         t = tops.get(ci, [])
         return (upper - t[-1] + v if len(t) == lazy.counts[ci] and v < t[-1] else upper) > lower
 
-    keep = [o for o in rest if could_beat(o[0], o[2])
-            or lazy.must_keep(Candidate(nodes=builder.shapes[o[1]][0], legs=(), mask=0, revenue={o[2]: []}))]
-    done += priced(keep)
-    done.sort(key=lambda e: (e[0], e[1]))
-    return [c for _, _, c in done], len(rest) - len(keep), complete
+    loose = [o for o in rest if could_beat(o[0], o[2])]
+    if len(loose) * 2 < len(rest):  # the quick bounds prune: the tight ones (dearer) are worth asking
+        loose = [o for o in loose if could_beat(builder.upper(o[1], o[2], tight=True), o[2])]
+    kept = set(loose)
+    keep = loose + [o for o in rest if o not in kept and lazy.must_keep(
+        Candidate(nodes=builder.shapes[o[1]][0], legs=(), mask=0, revenue={o[2]: []}))]
+    priced(keep)
+    return [made[key] for key in sorted(made)], len(rest) - len(keep), complete
 
 
 def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
@@ -545,7 +560,7 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
             continue
         fitting = builder.fitting(k)
         if use_lazy:
-            options.extend((builder.upper(k, ci), k, ci) for ci in fitting)
+            options.extend((builder.upper(k, ci), k, ci) for ci in fitting)  # the quick bound; tight ones later
             continue
         for kept in builder.price(k, fitting):
             if kept is None or not kept.revenue:
