@@ -301,21 +301,34 @@ class _Builder:
                            for ci in range(len(classes))]
         self.cache: dict[tuple[int, frozenset[str]], list[int]] = {}
         self.quick_fit = [_quick_fit(t) for t in classes]
+        self.pours = [_pour_by_kind(t) if t.unit == "stops_by_type" and not t.klass and not t.local else None
+                      for t in classes]
         self.need_stops = None in self.quick_fit
         self.keep_zero = pricer is not None and pricer.keep_zero
         self._caps: dict[tuple[int, int], int] = {}
         self._ub_node: dict[int, dict[str, int]] = {}
         self._top: dict[int, int] = {}  # per class, the most one stop pays
+        self._row_value: dict[int, dict[str, tuple[int, int]]] = {}
+        self._disjoint: dict[int, tuple[DistanceRow, ...] | None] = {}
 
     def fitting(self, k: int) -> list[int]:
         """The classes whose train may run shape k (length and token; the walk checked the rest)."""
         nodes_, _legs, _mask, crossings, cost, token = self.shapes[k]
         stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []
+        by_kind: tuple[int, ...] | None = None
         out = []
         for ci, train in enumerate(self.classes):
             quick = self.quick_fit[ci]
             if quick is not None:  # a walked route has two stops: only its token and its length are left to check
                 if not (token or not train.requires_token) or (crossings if quick else cost) > train.distance:
+                    continue
+            elif self.pours[ci] is not None:  # an unclassed list train: its token and its cached pour
+                if by_kind is None:
+                    costs = [0] * len(NODE_KINDS)
+                    for n in stops:
+                        costs[KIND_INDEX[n.kind]] += n.visit_cost
+                    by_kind = tuple(costs)
+                if not (token or not train.requires_token) or not self.pours[ci](by_kind):  # type: ignore[misc]
                     continue
             elif train_findings(train, stops, crossings, cost, token):
                 continue
@@ -361,26 +374,37 @@ class _Builder:
         t = self.classes[ci]
         rows = self.disjoint_rows(ci)
         if rows is not None:  # each kind pays in its one row: the best `pay` stops of each row
+            row_value = self.row_values(ci, rows)
             by_row: list[list[int]] = [[] for _ in rows]
             for n in nodes_:
-                node = self.board.nodes[n]
-                for i, r in enumerate(rows):
-                    if node.kind in r.kinds:
-                        by_row[i].append(max(0, stop_revenue(node, t, r)))
-                        break
-            return sum(sum(heapq.nlargest(r.pay, vs)) for r, vs in zip(rows, by_row)) + cap
+                found = row_value.get(n)
+                if found is not None:
+                    by_row[found[0]].append(found[1])
+            return sum(sum(vs) if len(vs) <= r.pay else sum(heapq.nlargest(r.pay, vs))
+                       for r, vs in zip(rows, by_row)) + cap
         ub = self.stop_upper(ci)
         values = sorted((ub[n] for n in nodes_), reverse=True)
         paying = sum(r.pay for r in t.rows) if t.unit == "stops_by_type" else len(values)
         return sum(values[:paying]) + cap
 
+    def row_values(self, ci: int, rows: Sequence[DistanceRow]) -> dict[str, tuple[int, int]]:
+        """Per node, the one row of a list train (rows sharing no kind) that takes it and what it pays there."""
+        found = self._row_value.get(ci)
+        if found is None:
+            t = self.classes[ci]
+            found = self._row_value[ci] = {
+                nid: (i, max(0, stop_revenue(n, t, r))) for nid, n in self.board.nodes.items()
+                for i, r in enumerate(rows) if n.kind in r.kinds}
+        return found
+
     def disjoint_rows(self, ci: int) -> tuple[DistanceRow, ...] | None:
         """A list train's rows when no kind fits two of them (None otherwise, or for other trains)."""
-        t = self.classes[ci]
-        if t.unit != "stops_by_type" or t.klass:
-            return None
-        kinds = [k for r in t.rows for k in r.kinds]
-        return t.rows if len(kinds) == len(set(kinds)) else None
+        if ci not in self._disjoint:
+            t = self.classes[ci]
+            kinds = [k for r in t.rows for k in r.kinds]
+            self._disjoint[ci] = t.rows if t.unit == "stops_by_type" and not t.klass and \
+                len(kinds) == len(set(kinds)) else None
+        return self._disjoint[ci]
 
     def price(self, k: int, classes: Sequence[int]) -> tuple[Candidate, Candidate | None]:
         """Shape k priced for these classes: the candidate, and the route walked the other way where a
