@@ -39,9 +39,18 @@ def add_whatif_parser(subparsers: Any) -> None:
     w.add_argument("--time-limit", type=inputs.time_limit_arg, default=30.0,
                    help="seconds for the whole call, shared by every scenario (default 30)")
     w.add_argument("--objective", choices=sorted(OBJECTIVES), default="default", help="1873: rulebook or revenue-only")
+    w.add_argument("--workers", type=_workers, default=1,
+                   help="scenarios solved at once, in threads (default 1; CP-SAT searches run in parallel)")
     w.add_argument("--json", action="store_true", help="one JSON object per scenario, the unchanged board first")
     w.add_argument("--svg", default=None, help="also write the route map of the best scenario to this file")
     w.set_defaults(func=cmd_whatif)
+
+
+def _workers(text: str) -> int:
+    """--workers: a whole number from 1 to 16."""
+    if not text.isdigit() or not 1 <= int(text) <= 16:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 16, got {text!r}")
+    return int(text)
 
 
 def _train_list(text: str) -> list[str]:
@@ -89,7 +98,7 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     objective = OBJECTIVES[args.objective]
     try:
         result = run_interruptible(lambda token: run_whatif(
-            board, scenarios, WhatIfOptions(time_limit_s=args.time_limit, cancel=token,
+            board, scenarios, WhatIfOptions(time_limit_s=args.time_limit, cancel=token, workers=args.workers,
                                             objective=Objective(objective) if objective else None),
             tokens=args.tokens, trains=args.trains))
     except EvaluatorDisagreement as exc:

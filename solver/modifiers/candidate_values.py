@@ -105,6 +105,7 @@ class _Direction:
     mods: TrainMods
     order_free: bool
     tables: list[tuple[dict[str, object], bool]]  # (table, whether it reads the path hexes)
+    bonus_tables: list[dict[str, object]]  # per bonus of `mods`, its StopBonus table (empty for a combo)
 
 
 class CandidatePricer:
@@ -134,7 +135,8 @@ class CandidatePricer:
                 if not order_free(m, self._stops_in_hex):
                     tables.extend([(dict(m.table), m.scope == "path_hexes")] if isinstance(m, StopBonus)
                                   else [(dict(t), False) for t in m.sets])
-            found = self._by_name[name] = _Direction(tm, not tables, tables)
+            found = self._by_name[name] = _Direction(tm, not tables, tables, [
+                dict(m.table) if isinstance(m, StopBonus) else {} for m in bonuses])
         return found
 
     def bonus_cap(self, name: str, top_stop: int, n_stops: int) -> int:
@@ -175,11 +177,10 @@ class CandidatePricer:
         hexes = {n.hex for n in stops}
         cap = 0
         path: set[str] | None = None
-        for m in d.mods.bonuses.modifiers:
+        for m, table in zip(d.mods.bonuses.modifiers, d.bonus_tables):
             if isinstance(m, StopBonus):
                 if m.target == "subsidy" and not self.with_subsidy:
                     continue
-                table = dict(m.table)
                 if m.scope == "path_hexes":
                     if path is None:
                         path = set(path_hexes_of(legs, stops))

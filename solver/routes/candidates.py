@@ -311,21 +311,34 @@ class _Builder:
                            for ci in range(len(classes))]
         self.cache: dict[tuple[int, frozenset[str]], list[int]] = {}
         self.quick_fit = [_quick_fit(t) for t in classes]
+        self.pours = [_pour_by_kind(t) if t.unit == "stops_by_type" and not t.klass and not t.local else None
+                      for t in classes]
         self.need_stops = None in self.quick_fit
         self.keep_zero = pricer is not None and pricer.keep_zero
         self._caps: dict[tuple[int, int], int] = {}
         self._ub_node: dict[int, dict[str, int]] = {}
         self._top: dict[int, int] = {}  # per class, the most one stop pays
+        self._row_value: dict[int, dict[str, tuple[int, int]]] = {}
+        self._disjoint: dict[int, tuple[DistanceRow, ...] | None] = {}
 
     def fitting(self, k: int) -> list[int]:
         """The classes whose train may run shape k (length and token; the walk checked the rest)."""
         nodes_, _legs, _mask, crossings, cost, token = self.shapes[k]
         stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []
+        by_kind: tuple[int, ...] | None = None
         out = []
         for ci, train in enumerate(self.classes):
             quick = self.quick_fit[ci]
             if quick is not None:  # a walked route has two stops: only its token and its length are left to check
                 if not (token or not train.requires_token) or (crossings if quick else cost) > train.distance:
+                    continue
+            elif self.pours[ci] is not None:  # an unclassed list train: its token and its cached pour
+                if by_kind is None:
+                    costs = [0] * len(NODE_KINDS)
+                    for n in stops:
+                        costs[KIND_INDEX[n.kind]] += n.visit_cost
+                    by_kind = tuple(costs)
+                if not (token or not train.requires_token) or not self.pours[ci](by_kind):  # type: ignore[misc]
                     continue
             elif train_findings(train, stops, crossings, cost, token):
                 continue
@@ -355,38 +368,53 @@ class _Builder:
             cap = self._caps[key] = self.pricer.bonus_cap(self.classes[ci].name, top, n_stops)
         return cap
 
-    def upper(self, k: int, ci: int) -> int:
-        """At least what shape k earns class ci (stops and bonuses), without pricing it."""
+    def upper(self, k: int, ci: int, tight: bool = False) -> int:
+        """At least what shape k earns class ci (stops and bonuses), without pricing it: with the largest
+        bonuses any route of its length may take, or (`tight`) only those its own stops can hit."""
         nodes_, legs = self.shapes[k].nodes, self.shapes[k].legs
-        cap = 0
-        if self.pricer is not None and self.pricer.mods is not None:  # the bonuses this route's stops can hit
+        if not tight:
+            cap = self.bonus_cap(ci, len(nodes_))
+        elif self.pricer is not None and self.pricer.mods is not None:  # the bonuses this route's stops can hit
             cap = self.pricer.route_cap(self.classes[ci].name, [self.board.nodes[n] for n in nodes_],
                                         self.stop_upper(ci), legs)
+        else:
+            cap = 0
         if self.plain[ci]:
             return sum(map(self.node_rev[ci].__getitem__, nodes_)) + cap
         t = self.classes[ci]
         rows = self.disjoint_rows(ci)
         if rows is not None:  # each kind pays in its one row: the best `pay` stops of each row
+            row_value = self.row_values(ci, rows)
             by_row: list[list[int]] = [[] for _ in rows]
             for n in nodes_:
-                node = self.board.nodes[n]
-                for i, r in enumerate(rows):
-                    if node.kind in r.kinds:
-                        by_row[i].append(max(0, stop_revenue(node, t, r)))
-                        break
-            return sum(sum(heapq.nlargest(r.pay, vs)) for r, vs in zip(rows, by_row)) + cap
+                found = row_value.get(n)
+                if found is not None:
+                    by_row[found[0]].append(found[1])
+            return sum(sum(vs) if len(vs) <= r.pay else sum(heapq.nlargest(r.pay, vs))
+                       for r, vs in zip(rows, by_row)) + cap
         ub = self.stop_upper(ci)
         values = sorted((ub[n] for n in nodes_), reverse=True)
         paying = sum(r.pay for r in t.rows) if t.unit == "stops_by_type" else len(values)
         return sum(values[:paying]) + cap
 
+    def row_values(self, ci: int, rows: Sequence[DistanceRow]) -> dict[str, tuple[int, int]]:
+        """Per node, the one row of a list train (rows sharing no kind) that takes it and what it pays there."""
+        found = self._row_value.get(ci)
+        if found is None:
+            t = self.classes[ci]
+            found = self._row_value[ci] = {
+                nid: (i, max(0, stop_revenue(n, t, r))) for nid, n in self.board.nodes.items()
+                for i, r in enumerate(rows) if n.kind in r.kinds}
+        return found
+
     def disjoint_rows(self, ci: int) -> tuple[DistanceRow, ...] | None:
         """A list train's rows when no kind fits two of them (None otherwise, or for other trains)."""
-        t = self.classes[ci]
-        if t.unit != "stops_by_type" or t.klass:
-            return None
-        kinds = [k for r in t.rows for k in r.kinds]
-        return t.rows if len(kinds) == len(set(kinds)) else None
+        if ci not in self._disjoint:
+            t = self.classes[ci]
+            kinds = [k for r in t.rows for k in r.kinds]
+            self._disjoint[ci] = t.rows if t.unit == "stops_by_type" and not t.klass and \
+                len(kinds) == len(set(kinds)) else None
+        return self._disjoint[ci]
 
     def price(self, k: int, classes: Sequence[int]) -> tuple[Candidate, Candidate | None]:
         """Shape k priced for these classes: the candidate, and the route walked the other way where a
@@ -472,25 +500,33 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
         (first if seen[o[2]] <= per_class else rest).append(o)
     complete = True
 
-    def priced(chosen: list[tuple[int, int, int]]) -> list[tuple[int, int, Candidate]]:
+    made: dict[tuple[int, int], Candidate] = {}  # (shape, 0 ahead / 1 reversed) -> its one candidate
+
+    def priced(chosen: list[tuple[int, int, int]]) -> None:
         nonlocal complete
         by_shape: dict[int, list[int]] = defaultdict(list)
         for _ub, k, ci in chosen:
             by_shape[k].append(ci)
-        out = []
         for i, (k, cis) in enumerate(by_shape.items()):
             if i % 256 == 255 and ((deadline is not None and time.monotonic() > deadline)
                                    or (cancel is not None and cancel.cancelled)):
                 complete = False
                 break
-            cand, back = builder.price(k, cis)
-            out.extend((k, j, c) for j, c in enumerate((cand, back)) if c is not None and c.revenue)
-        return out
+            for j, c in enumerate(builder.price(k, cis)):
+                if c is None or not c.revenue:
+                    continue
+                have = made.get((k, j))
+                if have is None:
+                    made[(k, j)] = c
+                else:  # priced for other classes before: one candidate per route and direction
+                    have.revenue.update(c.revenue)
+                    have.subsidy.update(c.subsidy)
+                    have._totals = None
 
-    done = priced(first)
-    lower = lazy.lower_of([c for _, _, c in done])
+    priced(first)
+    lower = lazy.lower_of(list(made.values()))
     values: dict[int, list[int]] = defaultdict(list)
-    for _, _, c in done:
+    for c in made.values():
         for ci, v in c.totals.items():
             values[ci].append(v)
     for ub, _k, ci in rest:
@@ -502,11 +538,14 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
         t = tops.get(ci, [])
         return (upper - t[-1] + v if len(t) == lazy.counts[ci] and v < t[-1] else upper) > lower
 
-    keep = [o for o in rest if could_beat(o[0], o[2])
-            or lazy.must_keep(Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))]
-    done += priced(keep)
-    done.sort(key=lambda e: (e[0], e[1]))
-    return [c for _, _, c in done], len(rest) - len(keep), complete
+    loose = [o for o in rest if could_beat(o[0], o[2])]
+    if len(loose) * 2 < len(rest):  # the quick bounds prune: the tight ones (dearer) are worth asking
+        loose = [o for o in loose if could_beat(builder.upper(o[1], o[2], tight=True), o[2])]
+    kept = set(loose)
+    keep = loose + [o for o in rest if o not in kept and lazy.must_keep(
+        Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))]
+    priced(keep)
+    return [made[key] for key in sorted(made)], len(rest) - len(keep), complete
 
 
 def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,
@@ -555,7 +594,7 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
             continue
         fitting = builder.fitting(k)
         if use_lazy:
-            options.extend((builder.upper(k, ci), k, ci) for ci in fitting)
+            options.extend((builder.upper(k, ci), k, ci) for ci in fitting)  # the quick bound; tight ones later
             continue
         for kept in builder.price(k, fitting):
             if kept is None or not kept.revenue:

@@ -1,16 +1,18 @@
 """Run a what-if request: the unchanged board, the scenarios and the advisors' scenarios, in one
 deadline, with the leg walk and the token scenarios' candidates shared (`solver.whatif.shared`).
 
-Scenarios run one after another (the work is mostly Python, which threads would not run in
-parallel), each with a fair share of the time left: `(deadline - now) / scenarios left`, so time
-one scenario does not use goes to the next. A scenario the deadline cuts answers FEASIBLE with its
-bound; a scenario that is not legal is reported with the field at fault and the others go on.
+Scenarios run `workers` at a time in threads (CP-SAT searches in parallel; the Python phases share
+one interpreter, so the default is one), each with a fair share of the time left:
+`(deadline - now) * workers / scenarios left`, so time one scenario does not use goes to the next.
+A scenario the deadline cuts answers FEASIBLE with its bound; a scenario that is not legal is
+reported with the field at fault and the others go on.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from solver.model.board import Board
@@ -39,6 +41,7 @@ class WhatIfOptions:
     objective: Objective | None = None
     cancel: CancelToken | None = None
     share: bool = True
+    workers: int = 1  # scenarios solved at once
 
 
 def check_train_offers(offers: Sequence[str], where: str = "trains") -> None:
@@ -88,14 +91,7 @@ def run_whatif(board: Board, scenarios: Sequence[Scenario], opts: WhatIfOptions 
                                                                       lambda b: _graph(b, board, graph))))
             except BoardError as exc:
                 boards.append((ADVISOR_INDEX, scenario, exc))
-    answers: list[ScenarioResult] = []
-    for n, (index, scenario, changed) in enumerate(boards):
-        if isinstance(changed, BoardError):
-            answers.append(ScenarioResult(scenario, index, error_field=changed.field, error=changed.message))
-            continue
-        answer = _solve(changed, scenario, index, deadline, max(1, len(boards) - n), opts,
-                        _work(share, graph, pool, scenario))
-        answers.append(answer)
+    answers = _solve_all(boards, deadline, opts, lambda scenario: _work(share, graph, pool, scenario))
     base_income = _income(base.result)
     for a in answers:
         if a.result is not None:
@@ -103,6 +99,27 @@ def run_whatif(board: Board, scenarios: Sequence[Scenario], opts: WhatIfOptions 
     ranked = sorted((a for a in answers if a.ok), key=lambda a: -a.delta)
     stats["total_ms"] = (time.monotonic() - t0) * 1000.0
     return WhatIfResult(base=base, scenarios=ranked + [a for a in answers if not a.ok], stats=stats)
+
+
+def _solve_all(boards: list[tuple[int, Scenario, Board | BoardError]], deadline: float, opts: WhatIfOptions,
+               work_of: Callable[[Scenario], SharedWork | None]) -> list[ScenarioResult]:
+    """Every changed board's answer (in order), `opts.workers` at a time within the one deadline."""
+    todo = [n for n, (_i, _s, changed) in enumerate(boards) if isinstance(changed, Board)]
+    started = {n: k for k, n in enumerate(todo)}  # a scenario's place in the queue: its share of the time
+
+    def one(n: int) -> ScenarioResult:
+        index, scenario, changed = boards[n]
+        assert isinstance(changed, Board)
+        left = max(1, -(-(len(todo) - started[n]) // max(1, opts.workers)))  # rounds of scenarios still to come
+        return _solve(changed, scenario, index, deadline, left, opts, work_of(scenario))
+
+    if opts.workers > 1 and len(todo) > 1:
+        with ThreadPoolExecutor(max_workers=opts.workers, thread_name_prefix="whatif") as pool:
+            solved = dict(zip(todo, pool.map(one, todo)))
+    else:
+        solved = {n: one(n) for n in todo}
+    return [solved[n] if n in solved else ScenarioResult(s, i, error_field=c.field, error=c.message)  # type: ignore[union-attr]
+            for n, (i, s, c) in enumerate(boards)]
 
 
 def _graph(changed: Board, board: Board, graph: LegGraph) -> LegGraph:

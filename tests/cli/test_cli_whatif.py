@@ -56,7 +56,8 @@ def test_bad_input_is_one_line_with_the_exit_code(tmp_path: Path, capsys) -> Non
     cases = [(["whatif", str(FILE), "--position", _position(), "--trains", "5=fast"], 2, "--trains"),
              (["whatif", str(FILE), "--tokens"], 2, "--position"),
              (["whatif", str(FILE), "--position", _position()], 2, "--tokens"),
-             (["whatif", str(tmp_path / "none.json"), "--tokens"], 3, "no such file")]
+             (["whatif", str(tmp_path / "none.json"), "--tokens"], 3, "no such file"),
+             (["whatif", str(FILE), "--position", _position(), "--tokens", "--workers", "0"], 2, "--workers")]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps([{"tokens": "G7.city0"}]))
     cases.append((["whatif", str(FILE), "--position", _position(), "--scenarios", str(bad)], 3, "scenarios[0].tokens"))

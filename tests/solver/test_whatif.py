@@ -151,3 +151,17 @@ def test_a_short_deadline_gives_every_scenario_an_answer_with_a_bound() -> None:
         assert a.ok
         assert a.status in (Status.OPTIMAL, Status.FEASIBLE)
         assert a.bound >= a.revenue + a.result.subsidy or a.status == Status.OPTIMAL
+
+
+@pytest.mark.parametrize("key", ["1846", "1870"])
+def test_scenarios_solved_in_parallel_answer_as_one_at_a_time(key: str) -> None:
+    """Two workers (threads, one deadline) give every scenario the same answer as one worker."""
+    board = board_from_snapshot(snapshot(key))
+    one = run_whatif(board, [], WhatIfOptions(time_limit_s=600), tokens=True, trains=["5", "D"])
+    two = run_whatif(board, [], WhatIfOptions(time_limit_s=600, workers=2), tokens=True, trains=["5", "D"])
+    assert len(one.scenarios) >= 3
+
+    def answers(r):  # noqa: ANN001, ANN202
+        return sorted((repr(a.scenario), a.revenue, a.status, a.bound, a.delta) for a in r.scenarios)
+    assert answers(two) == answers(one)
+    assert [a.delta for a in two.scenarios] == sorted((a.delta for a in two.scenarios), reverse=True)
