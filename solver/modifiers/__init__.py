@@ -1,7 +1,7 @@
 """Game-specific route rules as data ("modifiers", corpus FORMAT.md "Modifiers").
 
 They belong to no ruleset: any evaluator prices routes with `route_value` and settles the run
-with `run_terms`; the optimiser folds them into its candidates and its packing model
+with `settle`; the optimiser folds them into its candidates and its packing model
 (`packing_terms`). Every type (`model.py`) is parsed strictly by `parse.py`; then, by role:
 
 | type | priced per route (both sides) | settled per run (evaluator) | modelled (optimiser) |
@@ -10,10 +10,10 @@ with `run_terms`; the optimiser folds them into its candidates and its packing m
 | `ComboBonus` | `route_value` | - | `candidate_values`; `packing_terms.modifier_bound` |
 | `CountedStops` | `route_value` (paying-stop choice) | - | `candidate_values` |
 | `RouteRule` | `route_value` (findings) | - | `candidate_values` (drops the route) |
-| `BestRouteBonus` | - | `run_terms` (via `apply`) | `packing_terms` (CP-SAT terms) |
-| `RequiredRoute` | - | `run_terms` | `packing_terms` |
-| `DropLowestRoute` | - | `run_terms` | `packing_terms` (drop indicators) |
-| `RouteSetRule` | - | `run_terms` | `packing_terms` (at most `count` routes) |
+| `BestRouteBonus` | - | `settle` (via `apply`) | `packing_terms` (CP-SAT terms) |
+| `RequiredRoute` | - | `settle` | `packing_terms` |
+| `DropLowestRoute` | - | `settle` | `packing_terms` (drop indicators) |
+| `RouteSetRule` | - | `settle` | `packing_terms` (at most `count` routes) |
 | `OverlapRule` | - | `sharing` (track groups) | `sharing` groups in `r_standard/solve.py` |
 | `StopPaysOnce` | `route_value` (counted before: 0) | `sharing` | `packing_terms` (pay units) |
 """

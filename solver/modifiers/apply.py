@@ -13,7 +13,7 @@ from typing import Protocol
 from solver.model.board import Board
 from solver.model.results import Finding
 from solver.modifiers.model import BonusLine
-from solver.modifiers.run_terms import RunRoute, settle_run
+from solver.modifiers.settle import RunRoute, settle_run
 
 
 class Priced(Protocol):

@@ -35,9 +35,10 @@ from typing import Any, Protocol
 from ortools.sat.python import cp_model
 
 from solver.model.board import Board, Train
+from solver.model.cpsat_terms import best_value_once
 from solver.model.errors import BoardError
 from solver.modifiers.model import BestRouteBonus, ComboBonus, RequiredRoute, RouteSetRule, StopBonus, StopPaysOnce
-from solver.modifiers.run_terms import (
+from solver.modifiers.settle import (
     award_is_max,
     best_route_bonus,
     drop_threshold,
@@ -182,14 +183,7 @@ class RunTerms:
                 b = self.awards(cands[r], ci)[k]
                 if b > 0:
                     by_value[b].append(x)
-            picks = []
-            for b, lits in sorted(by_value.items()):
-                w = model.new_bool_var(f"best{k}_{b}")
-                model.add_bool_or(lits).only_enforce_if(w)
-                picks.append(w)
-                terms.append((b, w))
-            if len(picks) > 1:
-                model.add_at_most_one(picks)
+            terms += best_value_once(model, sorted(by_value.items()), f"best{k}")
         everything = list(xs.values())
         n_max = len(everything)
         for m in self.required:

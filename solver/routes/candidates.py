@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -564,53 +564,94 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     With `lazy` (several trains, many routes), the routes with the best upper bounds are priced first
     and the others only where they could still beat the run those give (`_lazy`).
     `stats["routes_walked"]` counts the routes the walk found either way. `with_subsidy`: a route's
-    value includes its subsidy (the objective counts it)."""
-    cands: list[Candidate] = []
-    best = 0  # with best_only, the value a route must beat to be kept
-    n_walked = 0
+    value includes its subsidy (the objective counts it).
+
+    The steps: `_walk` the shapes; price them (`_every_route`, `_best_routes`, or `_bounded_options`
+    then `_lazy`); add the local trains' one-stop runs (`_Builder.locals`)."""
     if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
         walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
+    builder, complete = _walk(board, graph, classes, cap, walk_deadline, cancel, with_subsidy)
+    scan = _Scan(deadline, cancel)
+    if best_only:
+        cands = _best_routes(builder, scan)
+    elif lazy is not None and len(builder.shapes) * len(classes) >= LAZY_FROM:
+        cands, skipped, priced_all = _lazy(builder, _bounded_options(builder, scan), lazy, deadline, cancel)
+        complete = complete and priced_all
+        if stats is not None:
+            stats["never_priced"] = float(skipped)
+    else:
+        cands = _every_route(builder, scan)
+    cands.extend(builder.locals())
+    if stats is not None:
+        stats["routes_walked"] = float(scan.walked)
+    return cands, complete and not scan.cut
+
+
+def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, walk_deadline: float | None,
+          cancel: CancelToken | None, with_subsidy: bool) -> tuple[_Builder, bool]:
+    """Step 1: walk the route shapes (under the modifiers' walk limits); a builder to price them, and
+    whether the walk was complete."""
     pricer = candidate_pricer(board, with_subsidy)  # the modifiers' per-route rules (None without modifiers)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
     shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel)
-    builder = _Builder(board, graph, classes, shapes, pricer)
-    node_rev = builder.node_rev
-    # one train: a route whose stops (for a list train, its best-paying stops) plus the largest bonuses
-    # cannot beat the best so far is dropped before it is priced
-    lone = best_only and len(classes) == 1
-    lone_table = node_rev[0] if lone and builder.plain[0] else None
-    options: list[tuple[int, int, int]] = []  # lazily: (upper bound, shape, class)
-    use_lazy = lazy is not None and not best_only and len(shapes) * len(classes) >= LAZY_FROM
-    for k, (nodes_, _legs, _mask, _crossings, _cost, _token) in enumerate(shapes):
-        if k % 256 == 255 and ((deadline is not None and time.monotonic() > deadline)
-                               or (cancel is not None and cancel.cancelled)):
-            complete = False
-            break
-        n_walked += 1
+    return _Builder(board, graph, classes, shapes, pricer), complete
+
+
+@dataclass
+class _Scan:
+    """The walked shapes in order, until the deadline or `cancel` cuts the scan short (`cut`)."""
+
+    deadline: float | None
+    cancel: CancelToken | None
+    walked: int = 0
+    cut: bool = False
+
+    def shapes(self, n: int) -> Iterator[int]:
+        """Indices 0..n-1, checking the clock every 256."""
+        for k in range(n):
+            if k % 256 == 255 and ((self.deadline is not None and time.monotonic() > self.deadline)
+                                   or (self.cancel is not None and self.cancel.cancelled)):
+                self.cut = True
+                return
+            self.walked += 1
+            yield k
+
+
+def _every_route(builder: _Builder, scan: _Scan) -> list[Candidate]:
+    """Step 2, by default: price every shape for the classes it fits; keep what earns something."""
+    cands = []
+    for k in scan.shapes(len(builder.shapes)):
+        for kept in builder.price(k, builder.fitting(k)):
+            if kept is not None and kept.revenue:
+                cands.append(kept)
+    return cands
+
+
+def _best_routes(builder: _Builder, scan: _Scan) -> list[Candidate]:
+    """Step 2 with `best_only`: keep a route only when it earns more than every route before it. With
+    one train, a route whose stops (for a list train, its best-paying stops) plus the largest bonuses
+    cannot beat the best so far is dropped before it is priced."""
+    cands = []
+    best = 0
+    lone = len(builder.classes) == 1
+    lone_table = builder.node_rev[0] if lone and builder.plain[0] else None
+    for k in scan.shapes(len(builder.shapes)):
+        nodes_ = builder.shapes[k].nodes
         if lone_table is not None:
             if sum(map(lone_table.__getitem__, nodes_)) + builder.bonus_cap(0, len(nodes_)) <= best:
                 continue
         elif lone and best > 0 and builder.upper(k, 0) <= best:
             continue
-        fitting = builder.fitting(k)
-        if use_lazy:
-            options.extend((builder.upper(k, ci), k, ci) for ci in fitting)  # the quick bound; tight ones later
-            continue
-        for kept in builder.price(k, fitting):
+        for kept in builder.price(k, builder.fitting(k)):
             if kept is None or not kept.revenue:
                 continue
-            if best_only:
-                value = max(kept.totals.values())
-                if value <= best:
-                    continue
+            value = max(kept.totals.values())
+            if value > best:
                 best = value
-            cands.append(kept)
-    if use_lazy and lazy is not None:
-        cands, skipped, priced_all = _lazy(builder, options, lazy, deadline, cancel)
-        complete = complete and priced_all
-        if stats is not None:
-            stats["never_priced"] = float(skipped)
-    cands.extend(builder.locals())
-    if stats is not None:
-        stats["routes_walked"] = float(n_walked)
-    return cands, complete
+                cands.append(kept)
+    return cands
+
+
+def _bounded_options(builder: _Builder, scan: _Scan) -> list[tuple[int, int, int]]:
+    """Step 2, lazily: every (quick upper bound, shape, class) option, unpriced (`_lazy` prices them)."""
+    return [(builder.upper(k, ci), k, ci) for k in scan.shapes(len(builder.shapes)) for ci in builder.fitting(k)]

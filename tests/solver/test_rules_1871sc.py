@@ -1,7 +1,7 @@
 """The 1871 Steel Cities train rules (ruleset `1871sc`), one small hand-built board each.
 
 Source: shared/seeds "1871 Steel Cities" (two classes of trains, four types), as read in
-`solver/r1871sc.py`:
+`solver/rulesets/r_1871sc/view.py`:
 - every stop and every company station has a class, freight (square) or passenger (round); a
   class "" stop is served by both. A train serves its class's stops and passes the other class's,
   which neither count nor pay for it; a route needs a company station of its train's class;

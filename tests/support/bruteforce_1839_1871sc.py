@@ -1,9 +1,9 @@
 """An independent brute force for rulesets `1839` and `1871sc`, to cross-check `solver.optimiser`.
 
 Legs and track keys come from the generic brute force (`tests.support.bruteforce`); everything specific to
-the two rulesets is computed here from their documented readings (`solver/r1839/rules.py` and
-`solver/r1871sc.py` docstrings), without `solver.routes.candidates`, `solver.optimiser`, `solver.r1839`
-or `solver.r1871sc`:
+the two rulesets is computed here from their documented readings (`solver/rulesets/r_1839/rules.py` and
+`solver/rulesets/r_1871sc/view.py` docstrings), without `solver.routes.candidates`, `solver.optimiser`,
+`solver.rulesets.r_1839` or `solver.rulesets.r_1871sc`:
 
 1839
 - A revenue location counts once per company, at the best value a chosen route pays there; at the

@@ -1,7 +1,7 @@
 """An independent brute force for 1873 ("Harzbahn 1873") on small boards, to cross-check the solver.
 
 Written from the corpus FORMAT.md ("How a route is formed" and the "1873" section) and the engine
-notes over the Board model only. It imports nothing from `solver.h1873`, `solver.routes.candidates`,
+notes over the Board model only. It imports nothing from `solver.rulesets.r_1873`, `solver.routes.candidates`,
 `solver.model.legs`, `solver.rules.route_rules` or `solver.optimiser`: the 1873 facts are read straight from
 the snapshot fields (`Board.extra`, `Hex.extra`, `Node.extra`), and legs, routes, track keys,
 termini, networks, concession runs and revenue are all computed here, as plainly as possible.

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from solver.model.board import Board
+from solver.model.cpsat_terms import best_value_once
 from solver.model.legs import Leg
 from solver.packing.pack import forbid_shared_track
 from solver.rulesets.r_1839.rules import flood_trains, flood_value, is_location, location_bonus
@@ -79,14 +80,7 @@ class Model1839:
         for v, pay in here:
             if pay > base:
                 by_pay[pay].append(v)
-        picks = []
-        for pay, lits in by_pay.items():
-            w = self.model.new_bool_var(f"w{nid}_{pay}")
-            self.model.add_bool_or(lits).only_enforce_if(w)
-            picks.append(w)
-            self.terms.append((pay - base, w))
-        if len(picks) > 1:
-            self.model.add_at_most_one(picks)
+        self.terms += best_value_once(self.model, by_pay.items(), f"w{nid}", base)
 
     def _location_bonus(self, nid: str, here: list[Visit], flooded: bool, bonus: int) -> None:
         """+bonus once for a location any train (or the FLOOD reach) reaches."""

@@ -8,7 +8,7 @@ from solver.model.board import Board
 from solver.model.results import ClaimedRoute, Evaluation, Finding, PricedRoute
 from solver.routes.claims import read_claim
 from solver.rulesets.r_1873.extras import HarzbahnRun
-from solver.rulesets.r_1873.rules import RunRoute, route_findings, run_findings, run_revenue, token_status
+from solver.rulesets.r_1873.rules import ResolvedRoute, route_findings, run_findings, run_revenue, token_status
 from solver.rulesets.r_1873.view import Harzbahn
 
 
@@ -17,7 +17,7 @@ def evaluate_run(board: Board, ctx: Harzbahn, claims: Sequence[ClaimedRoute]) ->
     (`ctx`: the board's 1873 facts, `view.harzbahn`)."""
     supers = ctx.super_of()
     findings: list[Finding] = []
-    routes: list[RunRoute] = []
+    routes: list[ResolvedRoute] = []
     used: set[str] = set()
     for i, claim in enumerate(claims):
         legs, claim_findings = read_claim(board, claim, i, supers, used)
@@ -26,7 +26,7 @@ def evaluate_run(board: Board, ctx: Harzbahn, claims: Sequence[ClaimedRoute]) ->
             continue
         st = supers[claim.train]
         findings.extend(route_findings(board, ctx, st.diesel, claim.nodes, legs, i))
-        routes.append(RunRoute(train=claim.train, super_id=st.id, distance=st.distance, diesel=st.diesel,
+        routes.append(ResolvedRoute(train=claim.train, super_id=st.id, distance=st.distance, diesel=st.diesel,
                                nodes=tuple(claim.nodes), legs=tuple(legs)))
     findings.extend(run_findings(board, ctx, routes))
     values = run_revenue(board, ctx, routes)

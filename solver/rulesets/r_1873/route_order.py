@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from itertools import product
 
 from solver.model.board import Board
-from solver.rulesets.r_1873.rules import RunRoute, run_revenue
+from solver.rulesets.r_1873.rules import ResolvedRoute, run_revenue
 from solver.rulesets.r_1873.view import Harzbahn
 
 MAX_COMBINATIONS = 4096
@@ -35,12 +35,12 @@ def _topological(n: int, edges: set[tuple[int, int]]) -> list[int] | None:
     return order
 
 
-def _signature(board: Board, route: RunRoute, hex_id: str) -> tuple:
+def _signature(board: Board, route: ResolvedRoute, hex_id: str) -> tuple:
     """What decides a route's earnings in a hex if it comes first: its stops there, blocked or not."""
     return tuple(sorted((n, board.nodes[n].blocks) for n in route.nodes if board.nodes[n].hex == hex_id))
 
 
-def best_order(board: Board, ctx: Harzbahn, routes: Sequence[RunRoute]) -> tuple[int, list[int], bool]:
+def best_order(board: Board, ctx: Harzbahn, routes: Sequence[ResolvedRoute]) -> tuple[int, list[int], bool]:
     """The best revenue over route orders, an order that earns it, and whether the search was
     exhaustive (False only when the contested hexes have too many combinations)."""
     nodes = board.nodes

@@ -25,7 +25,7 @@ from solver.rulesets.r_1873.view import Harzbahn
 
 
 @dataclass(frozen=True)
-class RunRoute:
+class ResolvedRoute:
     """A resolved route of a run: its train, super-train, kind and track."""
 
     train: str
@@ -93,7 +93,7 @@ def route_findings(board: Board, ctx: Harzbahn, diesel: bool, nodes: Sequence[st
     return out
 
 
-def run_findings(board: Board, ctx: Harzbahn, routes: Sequence[RunRoute]) -> list[Finding]:
+def run_findings(board: Board, ctx: Harzbahn, routes: Sequence[ResolvedRoute]) -> list[Finding]:
     """The rules on the whole run: shared track, networks, concession routes, must-run."""
     out: list[Finding] = []
     for diesel in (False, True):
@@ -149,13 +149,13 @@ def networks(board: Board, stops_of: Sequence[Sequence[str]]) -> list[list[int]]
     return out
 
 
-def unconnected(board: Board, routes: Sequence[RunRoute]) -> list[int]:
+def unconnected(board: Board, routes: Sequence[ResolvedRoute]) -> list[int]:
     """Indexes of routes not reached from the first one through shared unblocked stops."""
     nets = networks(board, [r.nodes for r in routes])
     return sorted(i for net in nets[1:] for i in net)
 
 
-def run_revenue(board: Board, ctx: Harzbahn, routes: Sequence[RunRoute]) -> list[list[int]]:
+def run_revenue(board: Board, ctx: Harzbahn, routes: Sequence[ResolvedRoute]) -> list[list[int]]:
     """Revenue of every stop of every route, in run order (the order decides who is first)."""
     out: list[list[int]] = []
     first_hex: dict[tuple[bool, str], int] = {}  # (diesel, hex) -> index of the first route there
@@ -179,7 +179,7 @@ def run_revenue(board: Board, ctx: Harzbahn, routes: Sequence[RunRoute]) -> list
     return out
 
 
-def _stop_value(ctx: Harzbahn, node: Node, r: RunRoute, i: int, first_hex: dict[tuple[bool, str], int],
+def _stop_value(ctx: Harzbahn, node: Node, r: ResolvedRoute, i: int, first_hex: dict[tuple[bool, str], int],
                 best_at_mine: dict[str, int]) -> int:
     if node.blocks:
         return 0
@@ -196,7 +196,7 @@ def _stop_value(ctx: Harzbahn, node: Node, r: RunRoute, i: int, first_hex: dict[
     return value
 
 
-def token_status(board: Board, ctx: Harzbahn, routes: Sequence[RunRoute]) -> dict[str, str]:
+def token_status(board: Board, ctx: Harzbahn, routes: Sequence[ResolvedRoute]) -> dict[str, str]:
     """Status of each company station after the run: visited ones, and those in home or
     concession-route hexes, are active; the others are flipped (inactive)."""
     visited = {n for r in routes for n in r.nodes}

@@ -20,7 +20,7 @@ from solver.rulesets.r_1873.evaluator import evaluate_run
 from solver.rulesets.r_1873.extras import HarzbahnRun
 from solver.rulesets.r_1873.model import MAX_ROUNDS, Model1873
 from solver.rulesets.r_1873.route_order import best_order
-from solver.rulesets.r_1873.rules import RunRoute, networks
+from solver.rulesets.r_1873.rules import ResolvedRoute, networks
 from solver.rulesets.r_1873.view import Harzbahn
 
 Chosen = list[tuple[int, int]]  # (route index, train index; -1 = diesel)
@@ -75,13 +75,13 @@ def _no_run(status: Status, reason: str, bound: int, stats: dict[str, float], bu
     return SolveResult(revenue=0, status=status, bound=bound, routes=[], stats=stats, extras=extras, reason=reason)
 
 
-def _run_routes(model: Model1873, chosen: Chosen) -> list[RunRoute]:
+def _run_routes(model: Model1873, chosen: Chosen) -> list[ResolvedRoute]:
     """The chosen routes as a run (train ids are assigned later)."""
     out = []
     for r, si in chosen:
         shape = model.shapes(si)[r]
         st = model.ctx.diesel_train if si < 0 else model.supers[si]
-        out.append(RunRoute(train="", super_id=st.id, distance=st.distance, diesel=si < 0,  # type: ignore[union-attr]
+        out.append(ResolvedRoute(train="", super_id=st.id, distance=st.distance, diesel=si < 0,  # type: ignore[union-attr]
                             nodes=shape.nodes, legs=shape.legs))
     return out
 

@@ -12,7 +12,7 @@ from solver.model.cancel import CancelToken
 from solver.model.results import Objective, SolveOptions, SolveResult, Status
 from solver.modifiers.apply import run_route
 from solver.modifiers.packing_terms import RunTerms, modifier_bound, run_terms
-from solver.modifiers.run_terms import order_for_awards
+from solver.modifiers.settle import order_for_awards
 from solver.modifiers.sharing import overlap_group, overlap_rule, stop_pays_once
 from solver.packing.budget import Budget
 from solver.packing.outcome import Choice, Packing
