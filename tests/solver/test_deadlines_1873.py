@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.model.results import SolveOptions, Status
+from solver.model.results import Objective, SolveOptions, Status
 from solver.optimiser import solve
 from tests.support.stress_1873 import board_1873_sixteen_of, railway_snapshots_1873
 
@@ -45,3 +45,20 @@ def test_diesel_routes_never_outnumber_the_diesel_ids() -> None:
         assert all(r.train in diesel_ids or not r.train.startswith("D") for r in result.routes)
         checked += 1
     assert checked == 30
+
+
+BOUNDED = ("hs_gwlftpex_33770.jsonl.gz:40", "hs_gwlftpex_33770.jsonl.gz:44", "hs_gwlftpex_33770.jsonl.gz:46",
+           "stress:3")
+
+
+@pytest.mark.parametrize("objective", [Objective.RULEBOOK, Objective.REVENUE_ONLY])
+@pytest.mark.parametrize("source", BOUNDED)
+def test_a_cut_short_answer_is_bounded_by_the_proven_optimum(source: str, objective: Objective) -> None:
+    """The bound of a run cut short (the lowest bound CP-SAT proved over the cut rounds) is never
+    below the optimum a long deadline proves, and the run is never above it."""
+    board = board_1873_sixteen_of(dict(railway_snapshots_1873())[source])
+    best = solve(board, SolveOptions(time_limit_s=20.0, objective=objective))
+    assert best.status == Status.OPTIMAL
+    for limit in (0.02, 0.04, 0.08):
+        short = solve(board, SolveOptions(time_limit_s=limit, objective=objective))
+        assert short.revenue <= best.revenue <= short.bound

@@ -3,8 +3,10 @@
 Variables: x[r, s] (mining route r run by super-train s) and y[r] (diesel route r). Revenue is
 modelled per company: the best visited city per hex, factories once, each open mine paid by
 the largest train reaching it, diesel money once per hex. The networks (the routes of one train
-meet at unblocked stops) are enforced lazily: a solution whose train network falls apart gets a
-cut and the model is solved again. Objective RULEBOOK maximises the routes serviced first, then
+meet at unblocked stops): up front, no train running two routes or more has a route that meets
+none of its others; then lazily, a solution whose train network falls apart gets, for each of its
+networks, a cut (those routes and any more need a route of that train meeting them), and the
+model is solved again. Objective RULEBOOK maximises the routes serviced first, then
 revenue; REVENUE_ONLY revenue alone. The answer is priced again by the 1873 evaluator.
 """
 
@@ -46,6 +48,7 @@ class Model1873:
         self.y = [m.new_bool_var(f"y{r}") for r in range(len(diesel))] if self.has_diesel else []
         if self.y:  # each diesel route runs under one train id of the pool: no more routes than ids
             m.add(sum(self.y) <= len(ctx.diesel_pool or ctx.diesel_train.subtrains))  # type: ignore[union-attr]
+        self._no_lone_route()
         self._no_shared_track()
         self.infeasible_reason = self._concession()
         self.revenue_expr = self._revenue()
@@ -53,6 +56,32 @@ class Model1873:
         self.upper = self._revenue_upper_bound()
         self.big = self.upper + 1 if objective == Objective.RULEBOOK else 0
         m.maximize(self.big * self.route_count + self.revenue_expr)
+
+    def _no_lone_route(self) -> None:
+        """The network condition CP-SAT sees up front: when a train runs two routes or more, each of
+        them meets another of its routes at an unblocked stop (a connected network has no lone route).
+        The cuts of `add_network_cut` then only separate networks of two routes or more."""
+        self._unblocked = {kind: [frozenset(n for n in sh.nodes if not self.board.nodes[n].blocks) for sh in shapes]
+                           for kind, shapes in (("mining", self.mining), ("diesel", self.diesel))}
+        self._more: dict[tuple[int, int], cp_model.IntVar] = {}
+        for si in [*range(len(self.supers)), *([-1] if self.y else [])]:
+            for r in range(len(self.shapes(si))):
+                self.add_network_cut(si, {r})
+
+    def _route_limit(self, si: int) -> int:
+        """How many routes train si (-1: the diesels) may run."""
+        if si >= 0:
+            return len(self.supers[si].subtrains)
+        return len(self.ctx.diesel_pool or self.ctx.diesel_train.subtrains)  # type: ignore[union-attr]
+
+    def more_than(self, si: int, k: int) -> cp_model.IntVar:
+        """A literal that may be true only when train si runs more than k routes (and must be then)."""
+        lit = self._more.get((si, k))
+        if lit is None:
+            runs = sum(self.lit(r, si) for r in range(len(self.shapes(si))))
+            lit = self._more[(si, k)] = self.model.new_bool_var(f"more{si}_{k}")
+            self.model.add(runs <= k + (self._route_limit(si) - k) * lit)
+        return lit
 
     def _no_shared_track(self) -> None:
         """Mining routes share no track with each other, diesel routes none with each other."""
@@ -186,15 +215,16 @@ class Model1873:
     def shapes(self, si: int) -> list[Shape]:
         return self.diesel if si < 0 else self.mining
 
-    def add_network_cut(self, si: int, component: set[int], other: int) -> None:
-        """Routes `component` and route `other` of one train together need a route of that train
-        that meets the component at an unblocked stop."""
-        shapes = self.shapes(si)
-        unblocked = [{n for n in sh.nodes if not self.board.nodes[n].blocks} for sh in shapes]
-        reach = set().union(*(unblocked[r] for r in component))
-        bridges = [self.lit(r, si) for r in range(len(shapes)) if r not in component and unblocked[r] & reach]
-        apart = [self.lit(r, si).negated() for r in [*component, other]]
-        self.model.add_bool_or(apart + bridges)
+    def add_network_cut(self, si: int, component: set[int]) -> None:
+        """Train si running every route of `component` and any route more needs a route of its own
+        outside the component that meets it at an unblocked stop (its network is connected)."""
+        if len(component) >= self._route_limit(si):
+            return  # the train runs no route beside a whole component
+        unblocked = self._unblocked["diesel" if si < 0 else "mining"]
+        reach = frozenset().union(*(unblocked[r] for r in component))
+        bridges = [self.lit(q, si) for q in range(len(unblocked)) if q not in component and unblocked[q] & reach]
+        apart = [self.lit(r, si).negated() for r in component]
+        self.model.add_bool_or(apart + bridges + [self.more_than(si, len(component)).negated()])
 
     def cap_revenue(self, chosen: list[tuple[int, int]], value: int) -> None:
         """This exact selection earns at most `value` (its best route order); other selections are

@@ -3,6 +3,7 @@ train ids, and the evaluator's check of the answer."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections import defaultdict
 from dataclasses import replace
@@ -56,8 +57,8 @@ def solve_run(board: Board, ctx: Harzbahn, opts: SolveOptions) -> SolveResult:
     final = Status.OPTIMAL if status == "OPTIMAL" and complete else Status.FEASIBLE
     if final == Status.OPTIMAL:
         bound = evaluation.revenue
-    elif objective == Objective.REVENUE_ONLY and complete and bound_obj is not None:
-        bound = max(evaluation.revenue, bound_obj)
+    elif complete and bound_obj is not None:  # a RULEBOOK optimum runs at least as many routes as this run
+        bound = max(evaluation.revenue, min(model.upper, bound_obj - model.big * len(chosen)))
     else:
         bound = max(evaluation.revenue, model.upper)
     stats["solve_ms"] = budget.elapsed_ms()
@@ -90,22 +91,27 @@ def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: fl
                      opts: SolveOptions) -> tuple[str, Chosen | None, int | None, int]:
     """Solve; add cuts for broken train networks, and for a selection the model credits with more
     than its best route order earns; solve again. Returns the chosen routes in their best order;
-    when time runs out, the best legal run seen so far (or None)."""
+    when time runs out, the best legal run seen so far (or None). The bound returned is on the model's
+    objective: every round's model relaxes the run's rules (its cuts only take away runs that break
+    them or that it credits too much), so the lowest bound CP-SAT proved in any round holds."""
     best: Chosen | None = None
     best_score = -1
     exact = True
+    relaxed: int | None = None
     for rnd in range(1, MAX_ROUNDS + 1):
         solver, code = run_cpsat(model.model, max(deadline, time.monotonic() + 0.01), opts.workers, opts.cancel)
         if code == cp_model.INFEASIBLE:
             return "INFEASIBLE", None, None, rnd
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return "UNKNOWN", best, None, rnd
+            return "UNKNOWN", best, relaxed, rnd
+        proven = math.floor(solver.best_objective_bound + 1e-6)
+        relaxed = proven if relaxed is None else min(relaxed, proven)
         chosen = [(r, si) for (r, si), v in model.x.items() if solver.value(v)]
         chosen += [(r, -1) for r, v in enumerate(model.y) if solver.value(v)]
         cuts = _network_cuts(board, model, chosen)
         if cuts:
-            for si, component, other in cuts:
-                model.add_network_cut(si, component, other)
+            for si, component in cuts:
+                model.add_network_cut(si, component)
             repaired = _largest_networks(board, model, chosen)
             if repaired is not None and model.big * len(repaired[0]) + repaired[1] > best_score:
                 best, best_score = repaired[0], model.big * len(repaired[0]) + repaired[1]
@@ -116,15 +122,14 @@ def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: fl
             ordered = [chosen[i] for i in order]
             if value >= credited:
                 status = "OPTIMAL" if code == cp_model.OPTIMAL and exact else "FEASIBLE"
-                bound = int(solver.best_objective_bound) if model.big == 0 else None
-                return status, ordered, bound, rnd
+                return status, ordered, relaxed, rnd
             score = model.big * len(chosen) + value
             if score > best_score:  # legal, only credited too much: keep it in case time runs out
                 best, best_score = ordered, score
             model.cap_revenue(chosen, value)
         if time.monotonic() > deadline or (opts.cancel is not None and opts.cancel.cancelled):
-            return "UNKNOWN", best, None, rnd
-    return "UNKNOWN", best, None, MAX_ROUNDS
+            return "UNKNOWN", best, relaxed, rnd
+    return "UNKNOWN", best, relaxed, MAX_ROUNDS
 
 
 def _largest_networks(board: Board, model: Model1873, chosen: Chosen) -> tuple[Chosen, int] | None:
@@ -152,7 +157,8 @@ def _largest_networks(board: Board, model: Model1873, chosen: Chosen) -> tuple[C
     return ordered, value
 
 
-def _network_cuts(board: Board, model: Model1873, chosen: Chosen) -> list[tuple[int, set[int], int]]:
+def _network_cuts(board: Board, model: Model1873, chosen: Chosen) -> list[tuple[int, set[int]]]:
+    """(train, component) for every network of a train whose networks fall apart."""
     by_train: dict[int, list[int]] = defaultdict(list)
     for r, si in chosen:
         by_train[si].append(r)
@@ -162,11 +168,7 @@ def _network_cuts(board: Board, model: Model1873, chosen: Chosen) -> list[tuple[
         comps = networks(board, [shapes[r].nodes for r in routes])
         if len(comps) < 2:
             continue
-        for comp in comps:
-            members = {routes[i] for i in comp}
-            for other in comps:
-                if other is not comp:
-                    cuts.append((si, members, routes[other[0]]))
+        cuts += [(si, {routes[i] for i in comp}) for comp in comps]
     return cuts
 
 
