@@ -408,13 +408,20 @@ class _Builder:
         return found
 
     def disjoint_rows(self, ci: int) -> tuple[DistanceRow, ...] | None:
-        """A list train's rows when no kind fits two of them (None otherwise, or for other trains)."""
+        """A list train's rows when no kind fits two of them and each row's kinds pay only in it (None
+        otherwise, or for other trains). A paying-stop choice of the modifiers (`CountedStops`) lets
+        stops of one row fill another row's places, so its trains are bounded as any list train."""
         if ci not in self._disjoint:
             t = self.classes[ci]
             kinds = [k for r in t.rows for k in r.kinds]
             self._disjoint[ci] = t.rows if t.unit == "stops_by_type" and not t.klass and \
-                len(kinds) == len(set(kinds)) else None
+                len(kinds) == len(set(kinds)) and not self._choice_replaced(t) else None
         return self._disjoint[ci]
+
+    def _choice_replaced(self, train: Train) -> bool:
+        """Whether a modifier replaces the generic choice of this train's paying stops."""
+        found = self.pricer.train_mods(train.name) if self.pricer is not None else None
+        return found is not None and found.mods.counted_stops is not None
 
     def price(self, k: int, classes: Sequence[int]) -> tuple[Candidate, Candidate | None]:
         """Shape k priced for these classes: the candidate, and the route walked the other way where a

@@ -1,0 +1,63 @@
+"""The candidate builder's upper bounds (`_Builder.upper`, quick and tight) are never below what a
+route earns once priced: the one-train search drops routes by them and the lazy build leaves routes
+unpriced by them, so a bound below a route's value could lose the optimum unnoticed.
+
+Checked on real boards: the last positions of one game of every title (the late game, where the
+routes are most and the bounds matter), every walked route and every train class it fits, and an
+1867 board whose towns fill the cities' paying places (`CountedStops` "mandatory_first")."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.modifiers.candidate_values import candidate_pricer
+from solver.packing.pack import train_classes
+from solver.routes.candidates import _Builder, build_leg_graph, enumerate_routes, standard_walk_rules
+from tests.conftest import CORPUS
+from tests.support.corpus_files import TITLE_FILES
+
+ROUTES_PER_BOARD = 4000
+
+
+def _too_high(raw: dict) -> list[tuple]:
+    """(route, class, value, quick bound, tight bound) of every route whose value beats a bound."""
+    board = board_from_snapshot(raw)
+    classes = train_classes(board.trains)[0]
+    graph = build_leg_graph(board)
+    pricer = candidate_pricer(board, True)
+    walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
+    shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD, rules=walk)
+    builder = _Builder(board, graph, classes, shapes, pricer)
+    bad = []
+    for k, shape in enumerate(shapes):
+        fitting = builder.fitting(k)
+        earned: dict[int, int] = {}
+        for cand in builder.price(k, fitting):
+            for ci, value in (cand.totals.items() if cand is not None else ()):
+                earned[ci] = max(earned.get(ci, 0), value)
+        for ci in fitting:
+            value, quick, tight = earned.get(ci, 0), builder.upper(k, ci), builder.upper(k, ci, tight=True)
+            if value > min(quick, tight):
+                bad.append((shape.nodes, classes[ci].name, value, quick, tight))
+    return bad
+
+
+@pytest.mark.parametrize("path", TITLE_FILES, ids=[p.parent.name for p in TITLE_FILES])
+def test_bounds_hold_on_the_late_positions_of_every_title(path) -> None:
+    positions = [p for p in read_positions(path) if p.raw.get("revenue_model") in ("generic", "modifiers")]
+    checked = 0
+    for pos in positions[-3:]:
+        assert _too_high(pos.raw) == []
+        checked += 1
+    if positions:
+        assert checked > 0
+
+
+def test_towns_filling_paying_places_are_bounded() -> None:
+    """1867: a 6 train's towns pay where the cities leave paying places empty; the bounds used to
+    count each kind in its own row only, and the town's revenue was missing from them."""
+    path = CORPUS / "1867" / "hs_wuveadew_21268.jsonl.gz"
+    raw = next(read_positions(path)).raw
+    assert any(m["type"] == "CountedStops" for m in raw["modifiers"])
+    assert _too_high(raw) == []
