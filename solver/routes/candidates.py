@@ -565,9 +565,8 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     rules (`route_rules.train_findings`) and earns something.
 
     With `best_only` (for a company with one train and no run rules, whose best run is its best
-    route), a route is kept only when it earns more than every route before it: the last one kept
-    is the best, and the thousands of others are never stored; with one train whose every stop
-    pays, a route that cannot beat the best so far even with the largest bonuses is not priced.
+    route), only the best route is kept (the first in walk order of those that earn the most), and
+    the routes are priced best upper bound first, so that most are never priced (`_best_routes`).
     With `lazy` (several trains, many routes), the routes with the best upper bounds are priced first
     and the others only where they could still beat the run those give (`_lazy`).
     `stats["routes_walked"]` counts the routes the walk found either way. `with_subsidy`: a route's
@@ -616,12 +615,17 @@ class _Scan:
     def shapes(self, n: int) -> Iterator[int]:
         """Indices 0..n-1, checking the clock every 256."""
         for k in range(n):
-            if k % 256 == 255 and ((self.deadline is not None and time.monotonic() > self.deadline)
-                                   or (self.cancel is not None and self.cancel.cancelled)):
-                self.cut = True
+            if k % 256 == 255 and self.expired():
                 return
             self.walked += 1
             yield k
+
+    def expired(self) -> bool:
+        """Whether the deadline passed or `cancel` was set (then the scan is `cut`)."""
+        if (self.deadline is not None and time.monotonic() > self.deadline) or \
+                (self.cancel is not None and self.cancel.cancelled):
+            self.cut = True
+        return self.cut
 
 
 def _every_route(builder: _Builder, scan: _Scan) -> list[Candidate]:
@@ -635,28 +639,31 @@ def _every_route(builder: _Builder, scan: _Scan) -> list[Candidate]:
 
 
 def _best_routes(builder: _Builder, scan: _Scan) -> list[Candidate]:
-    """Step 2 with `best_only`: keep a route only when it earns more than every route before it. With
-    one train, a route whose stops (for a list train, its best-paying stops) plus the largest bonuses
-    cannot beat the best so far is dropped before it is priced."""
-    cands = []
+    """Step 2 with `best_only`: the best route alone, the first in walk order (a route ahead before
+    its way back) of those that earn the most; none when no route earns anything. The routes are
+    taken best quick bound first: once that bound falls below the best price found, no route left
+    can earn as much; a route whose tight bound is below it is not priced."""
+    n_classes = len(builder.classes)
+    by_bound = sorted((-max(builder.upper(k, ci) for ci in range(n_classes)), k)
+                      for k in scan.shapes(len(builder.shapes)))
     best = 0
-    lone = len(builder.classes) == 1
-    lone_table = builder.node_rev[0] if lone and builder.plain[0] else None
-    for k in scan.shapes(len(builder.shapes)):
-        nodes_ = builder.shapes[k].nodes
-        if lone_table is not None:
-            if sum(map(lone_table.__getitem__, nodes_)) + builder.bonus_cap(0, len(nodes_)) <= best:
-                continue
-        elif lone and best > 0 and builder.upper(k, 0) <= best:
+    found: list[tuple[int, int, Candidate]] = []  # (shape, direction, candidate) of the routes earning `best`
+    for i, (minus_bound, k) in enumerate(by_bound):
+        if -minus_bound < best:
+            break
+        if i % 256 == 255 and scan.expired():
+            break
+        if max(builder.upper(k, ci, tight=True) for ci in range(n_classes)) < best:
             continue
-        for kept in builder.price(k, builder.fitting(k)):
-            if kept is None or not kept.revenue:
+        for j, cand in enumerate(builder.price(k, builder.fitting(k))):
+            if cand is None or not cand.revenue:
                 continue
-            value = max(kept.totals.values())
+            value = max(cand.totals.values())
             if value > best:
-                best = value
-                cands.append(kept)
-    return cands
+                best, found = value, [(k, j, cand)]
+            elif value == best > 0:
+                found.append((k, j, cand))
+    return [min(found, key=lambda e: (e[0], e[1]))[2]] if found else []
 
 
 def _bounded_options(builder: _Builder, scan: _Scan) -> list[tuple[int, int, int]]:
