@@ -13,15 +13,11 @@ import statistics
 import sys
 import time
 
+from benchmarks.figures import p99
 from solver.input.snapshot import board_from_snapshot
 from solver.model.results import SolveOptions
 from solver.optimiser import solve
 from tests.support.stress_boards import STRESS, stress_snapshots
-
-
-def _p99(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,10 +48,10 @@ def main(argv: list[str] | None = None) -> int:
         ts = [r["solve_ms"] for r in rows if r["title"] == name]
         allt += ts
         bad = sum(r["status"] not in ("OPTIMAL", "Status.OPTIMAL") for r in rows if r["title"] == name)
-        print(f"{name:26s} n={len(ts):3d} median={statistics.median(ts):8.1f} p99={_p99(ts):8.1f} "
+        print(f"{name:26s} n={len(ts):3d} median={statistics.median(ts):8.1f} p99={p99(ts):8.1f} "
               f"max={max(ts):8.1f} not_optimal={bad} over_1s={sum(t > 1000 for t in ts)}")
     bad = sum(r["status"] not in ("OPTIMAL", "Status.OPTIMAL") for r in rows)
-    print(f"{'ALL':26s} n={len(allt):3d} median={statistics.median(allt):8.1f} p99={_p99(allt):8.1f} "
+    print(f"{'ALL':26s} n={len(allt):3d} median={statistics.median(allt):8.1f} p99={p99(allt):8.1f} "
           f"max={max(allt):8.1f} not_optimal={bad} over_1s={sum(t > 1000 for t in allt)}")
     return 0
 

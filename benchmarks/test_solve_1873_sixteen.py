@@ -14,14 +14,10 @@ from itertools import count
 
 import pytest
 
+from benchmarks.figures import p99
 from solver.model.results import SolveOptions, Status
 from solver.optimiser import solve
 from tests.support.stress_1873 import board_1873_sixteen_of, railway_snapshots_1873
-
-
-def _p99(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
 @pytest.mark.parametrize("time_limit_s", [1.0, 0.2])
@@ -45,7 +41,7 @@ def test_solve_1873_sixteen_trains(benchmark, time_limit_s: float) -> None:
 
     benchmark.pedantic(run, setup=setup, rounds=len(boards), iterations=1, warmup_rounds=0)
     benchmark.extra_info.update({
-        "positions": len(boards), "median_ms": round(statistics.median(times), 2), "p99_ms": round(_p99(times), 2),
+        "positions": len(boards), "median_ms": round(statistics.median(times), 2), "p99_ms": round(p99(times), 2),
         "max_ms": round(max(times), 2), "proven": sum(proven),
         "worst_revenue_to_bound": round(min(ratios), 3) if ratios else None,
         "within_10pct_of_bound": sum(r >= 0.9 for r in ratios),

@@ -13,6 +13,7 @@ from itertools import count
 import pytest
 
 from benchmarks.conftest import CORPUS, boards_by_title
+from benchmarks.figures import p99
 from solver.model.results import SolveOptions
 from solver.optimiser import solve
 
@@ -29,11 +30,6 @@ def _autorouter_seconds() -> dict[tuple[str, int], float]:
 
 
 AUTOROUTER = _autorouter_seconds()
-
-
-def _p99(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
 def _final_rounds(boards: list) -> list:
@@ -70,9 +66,9 @@ def test_solve_positions_of_title(benchmark, title: str, objective: str | None) 
     ar = [AUTOROUTER[(b.source["fixture_path"], b.source["action_id"])] * 1000 for b in boards
           if (b.source.get("fixture_path"), b.source.get("action_id")) in AUTOROUTER]
     benchmark.extra_info.update({
-        "positions": len(boards), "median_ms": round(statistics.median(times), 2), "p99_ms": round(_p99(times), 2),
+        "positions": len(boards), "median_ms": round(statistics.median(times), 2), "p99_ms": round(p99(times), 2),
         "autorouter_median_ms": round(statistics.median(ar), 2) if ar else None,
-        "autorouter_p99_ms": round(_p99(ar), 2) if ar else None,
+        "autorouter_p99_ms": round(p99(ar), 2) if ar else None,
     })
     assert len(times) == len(boards)
 
@@ -94,5 +90,5 @@ def test_solve_whole_corpus(benchmark) -> None:
 
     benchmark.pedantic(run, setup=setup, rounds=len(boards), iterations=1, warmup_rounds=0)
     benchmark.extra_info.update({"positions": len(boards), "median_ms": round(statistics.median(times), 2),
-                                 "p99_ms": round(_p99(times), 2), "max_ms": round(max(times), 2)})
+                                 "p99_ms": round(p99(times), 2), "max_ms": round(max(times), 2)})
     assert len(times) == len(boards)

@@ -12,6 +12,7 @@ from itertools import count
 
 import pytest
 
+from benchmarks.figures import p99
 from solver.input.snapshot import board_from_snapshot
 from solver.model.results import SolveOptions
 from solver.optimiser import solve
@@ -19,11 +20,6 @@ from tests.support.stress_boards import STRESS, stress_snapshots
 
 TIME_LIMIT_S = 10.0
 FILES = sorted(p.name.removesuffix(".jsonl.gz") for p in STRESS.glob("*.jsonl.gz"))
-
-
-def _p99(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -44,7 +40,7 @@ def test_solve_stress_positions_of_title(benchmark, name: str) -> None:
 
     benchmark.pedantic(run, setup=setup, rounds=len(boards), iterations=1, warmup_rounds=0)
     benchmark.extra_info.update({
-        "positions": len(boards), "median_ms": round(statistics.median(times), 2), "p99_ms": round(_p99(times), 2),
+        "positions": len(boards), "median_ms": round(statistics.median(times), 2), "p99_ms": round(p99(times), 2),
         "max_ms": round(max(times), 2), "not_optimal": sum(s != "OPTIMAL" for s in statuses),
         "over_1s": sum(t > 1000 for t in times),
     })
