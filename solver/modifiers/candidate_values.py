@@ -121,6 +121,9 @@ class CandidatePricer:
         self.keep_zero = any(isinstance(m, (BestRouteBonus, RequiredRoute)) for m in board.modifiers)
         self._stops_in_hex = Counter(n.hex for n in board.nodes.values())  # junctions too: never fewer
         self._by_name: dict[str, _Direction] = {}
+        # route prices by (train, stops in order, what they pay, path hexes where a modifier reads them):
+        # parallel track gives many routes of the same stops, priced alike
+        self._priced: dict[tuple, tuple[list[int], bool, int] | str | None] = {}
 
     def train_mods(self, name: str) -> _Direction | None:
         """The modifiers of one train name, with what the pricer derives from them (None: none apply)."""
@@ -232,10 +235,21 @@ class CandidatePricer:
         that is the reverse, and the subsidy among the values (a dropped route keeps it);
         ILLEGAL when it breaks a route rule either way; None when no
         modifier can apply (price it as usual). `paid`: what each stop pays this train, when the
-        caller has it and every stop pays (saves pricing the stops again); `legs`: the route's legs."""
+        caller has it and every stop pays (saves pricing the stops again); `legs`: the route's legs,
+        which matter only through the hexes they pass (and only to a modifier that reads them)."""
         d = self.train_mods(train.name)
         if d is None:
             return None
+        key = (train, tuple(nodes), None if paid is None else tuple(paid),
+               path_hexes_of(legs, [self.board.nodes[n] for n in nodes]) if d.mods.uses_path else None)
+        found = self._priced.get(key, _UNPRICED)
+        if found is _UNPRICED:
+            found = self._priced[key] = self._price(d, train, nodes, paid, legs)
+        return (list(found[0]), found[1], found[2]) if isinstance(found, tuple) else found
+
+    def _price(self, d: _Direction, train: Train, nodes: Sequence[str], paid: list[int] | None,
+               legs: Sequence[Leg]) -> tuple[list[int], bool, int] | str:
+        """`price` of a route not priced before."""
         tm = d.mods
         stops = [self.board.nodes[n] for n in nodes]
         if tm.plain:
@@ -285,6 +299,9 @@ class CandidatePricer:
         if back.total > ahead.total:
             return back.stop_revenues + [b.amount for b in back.bonuses], True, 0
         return ahead_values, False, 0
+
+
+_UNPRICED = object()  # a route the pricer has not seen
 
 
 def candidate_pricer(board: Board, with_subsidy: bool = True) -> CandidatePricer | None:

@@ -1,0 +1,37 @@
+"""The candidate pricer remembers each route's price by its train, stops, what they pay and (where a
+modifier reads them) the hexes its track passes. Routes over parallel track share the price; a route
+whose price depends on its track must never take another's: every price the memo gives equals the
+price of a pricer that has seen no route before (18FL, 1867, and 1817 whose mines pay by path hex)."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.modifiers.candidate_values import candidate_pricer
+from solver.packing.pack import train_classes
+from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
+from tests.conftest import CORPUS
+
+ROUTES = 3000
+
+
+@pytest.mark.parametrize("title", ["18FL", "1867", "1817"])
+def test_a_remembered_price_is_the_price(title: str) -> None:
+    path = sorted((CORPUS / title).glob("*.jsonl.gz"))[0]
+    raw = [p.raw for p in read_positions(path) if p.raw.get("revenue_model") == "modifiers"][-1]
+    board = board_from_snapshot(raw)
+    classes = train_classes(board.trains)[0]
+    memo = candidate_pricer(board)
+    assert memo is not None
+    walk = standard_walk_rules(board, *memo.walk_limits)
+    shapes, _ = enumerate_routes(board, build_leg_graph(board), classes, cap=ROUTES, rules=walk)
+    by_stops: dict[tuple[str, ...], int] = {}
+    for shape in shapes:
+        by_stops[shape.nodes] = by_stops.get(shape.nodes, 0) + 1
+    assert max(by_stops.values()) > 1  # parallel track: the memo is asked again for the same stops
+    for shape in shapes:
+        for train in classes:
+            fresh = candidate_pricer(board)
+            assert fresh is not None
+            assert memo.price(train, shape.nodes, None, shape.legs) == fresh.price(train, shape.nodes, None, shape.legs)
