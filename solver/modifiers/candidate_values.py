@@ -240,21 +240,20 @@ class CandidatePricer:
         d = self.train_mods(train.name)
         if d is None:
             return None
-        key = (train, tuple(nodes), None if paid is None else tuple(paid),
-               path_hexes_of(legs, [self.board.nodes[n] for n in nodes]) if d.mods.uses_path else None)
+        stops = [self.board.nodes[n] for n in nodes]
+        hexes = path_hexes_of(legs, stops) if d.mods.uses_path else ()
+        key = (train, tuple(nodes), None if paid is None else tuple(paid), hexes)
         found = self._priced.get(key, _UNPRICED)
         if found is _UNPRICED:
-            found = self._priced[key] = self._price(d, train, nodes, paid, legs)
+            found = self._priced[key] = self._price(d, train, nodes, stops, paid, hexes)
         return (list(found[0]), found[1], found[2]) if isinstance(found, tuple) else found
 
-    def _price(self, d: _Direction, train: Train, nodes: Sequence[str], paid: list[int] | None,
-               legs: Sequence[Leg]) -> tuple[list[int], bool, int] | str:
-        """`price` of a route not priced before."""
+    def _price(self, d: _Direction, train: Train, nodes: Sequence[str], stops: list[Node], paid: list[int] | None,
+               hexes: Sequence[str]) -> tuple[list[int], bool, int] | str:
+        """`price` of a route not priced before (`hexes`: its path hexes, where a modifier reads them)."""
         tm = d.mods
-        stops = [self.board.nodes[n] for n in nodes]
         if tm.plain:
             return self._price_plain(d, train, nodes, stops, paid)
-        hexes = path_hexes_of(legs, stops) if tm.uses_path else ()
         every = paid is not None and train.unit in EVERY_STOP_PAYS and tm.counted_stops is None
         ahead = _every_stop_value(tm, stops, paid, hexes) if every else \
             route_value(self.board, train, nodes, self.mods, hexes)
