@@ -39,6 +39,7 @@ from solver.modifiers.route_value import (
     route_value,
     rule_findings,
 )
+from solver.rules.train_rules import list_pays_every_stop
 
 EVERY_STOP_PAYS = ("stops", "hexes", "none")  # units whose routes pay every visited stop (no subset chosen)
 OWN = (STOP_REVENUE, MINUS_STOP_REVENUE)  # values that are the stop's own revenue
@@ -68,6 +69,12 @@ def order_free(m: StopBonus | ComboBonus, stops_in_hex: Counter[str]) -> bool:
             return _same_either_way([v for _, v in m.nodes], [2])
         return all(v not in OWN or n <= 1 for (_, v), n in zip(m.hexes, per_key))
     return _same_either_way([v for _, v in m.table], per_key)  # once
+
+
+def pays_every_stop(train: Train, board: Board) -> bool:
+    """Whether every stop of a route of this train pays (in its row, for a list train; while the route
+    earns anything): what the candidate builder's per-stop tables and the pricer's `paid` rely on."""
+    return train.unit in EVERY_STOP_PAYS or list_pays_every_stop(train, board.nodes.values())
 
 
 def _symmetric_list(train: Train, n_stops: int) -> bool:
@@ -106,6 +113,7 @@ class _Direction:
     order_free: bool
     tables: list[tuple[dict[str, object], bool]]  # (table, whether it reads the path hexes)
     bonus_tables: list[dict[str, object]]  # per bonus of `mods`, its StopBonus table (empty for a combo)
+    path_keys: frozenset[str] = frozenset()  # the path hexes a bonus or a rule may read (the others change nothing)
 
 
 class CandidatePricer:
@@ -121,9 +129,12 @@ class CandidatePricer:
         self.keep_zero = any(isinstance(m, (BestRouteBonus, RequiredRoute)) for m in board.modifiers)
         self._stops_in_hex = Counter(n.hex for n in board.nodes.values())  # junctions too: never fewer
         self._by_name: dict[str, _Direction] = {}
+        self._every: dict[Train, bool] = {}
         # route prices by (train, stops in order, what they pay, path hexes where a modifier reads them):
         # parallel track gives many routes of the same stops, priced alike
         self._priced: dict[tuple, tuple[list[int], bool, int] | str | None] = {}
+        self._trains: dict[int, Train] = {}  # the trains priced, by id (the memo's key; held so ids stay theirs)
+        self._leg_keys: dict[tuple[int, int], tuple[Leg, tuple[str, ...]]] = {}  # (leg, keys) -> its hexes read
 
     def train_mods(self, name: str) -> _Direction | None:
         """The modifiers of one train name, with what the pricer derives from them (None: none apply)."""
@@ -138,8 +149,10 @@ class CandidatePricer:
                 if not order_free(m, self._stops_in_hex):
                     tables.extend([(dict(m.table), m.scope == "path_hexes")] if isinstance(m, StopBonus)
                                   else [(dict(t), False) for t in m.sets])
+            path_keys = frozenset(tm.bonuses.hexes if tm.bonuses is not None else ()) | frozenset(
+                h for r in tm.rules if r.scope == "path_hexes" for h in r.hexes or ())
             found = self._by_name[name] = _Direction(tm, not tables, tables, [
-                dict(m.table) if isinstance(m, StopBonus) else {} for m in bonuses])
+                dict(m.table) if isinstance(m, StopBonus) else {} for m in bonuses], path_keys)
         return found
 
     def bonus_cap(self, name: str, top_stop: int, n_stops: int) -> int:
@@ -162,13 +175,22 @@ class CandidatePricer:
                     cap += sum(positive)
                 elif m.count == "per_hex":
                     cap += sum(positive[:n_stops])
-                else:  # per_stop: each stop in scope (both ends at most, for an endpoint bonus)
-                    cap += max(positive, default=0) * (2 if m.endpoint else n_stops)
+                else:  # per_stop: each stop in scope once (both ends at most, for an endpoint bonus)
+                    per_node = self._per_node_values(m, values)
+                    cap += sum(per_node[:2 if m.endpoint else n_stops])
             elif m.amount == SUM:
                 cap += max(0, sum(max(v for _, v in t) for t in m.sets))
             else:
                 cap += max(0, int(m.amount))
         return cap
+
+    def _per_node_values(self, m: StopBonus, values: list[int]) -> list[int]:
+        """The positive values a `per_stop` bonus may pay, one per node it can hit (a route stops at a
+        node once): a hex's value once per stop in that hex, largest first."""
+        if m.by_node:
+            return sorted((v for v in values if v > 0), reverse=True)
+        return sorted((v for (h, _), v in zip(m.table, values) if v > 0
+                       for _ in range(self._stops_in_hex[h])), reverse=True)
 
     def route_cap(self, name: str, stops: Sequence[Node], stop_ub: dict[str, int], legs: Sequence[Leg]) -> int:
         """At most what the route bonuses (and the subsidy, when counted) add to this route of a train of
@@ -186,7 +208,7 @@ class CandidatePricer:
                     continue
                 if m.scope == "path_hexes":
                     if path is None:
-                        path = set(path_hexes_of(legs, stops))
+                        path = set(self.path_hexes(d, legs, stops))
                     hits = [(h, max(0, int(table[h]))) for h in path if h in table]  # type: ignore[call-overload]
                 else:
                     keyed = [(n.id if m.by_node else n.hex, n) for n in stops]
@@ -209,6 +231,19 @@ class CandidatePricer:
                 if all(matched):
                     cap += max(0, sum(max(vs) for vs in matched)) if m.amount == SUM else max(0, int(m.amount))
         return cap
+
+    def path_hexes(self, d: _Direction, legs: Sequence[Leg], stops: Sequence[Node]) -> tuple[str, ...]:
+        """The route's path hexes that a bonus or a rule of `d` may read, in route order (reading no
+        other hex, they price the route as all its path hexes do), each leg's read once."""
+        if not legs:
+            return tuple(h for h in path_hexes_of(legs, stops) if h in d.path_keys)
+        keys, out = d.path_keys, []
+        for leg in legs:
+            found = self._leg_keys.get((id(leg), id(keys)))
+            if found is None:  # the leg is held with its hexes, so that its id stays its own
+                found = self._leg_keys[(id(leg), id(keys))] = (leg, tuple(h for h in leg.hexes if h in keys))
+            out.extend(found[1])
+        return tuple(dict.fromkeys(out)) if out else ()
 
     def _route_order_free(self, d: _Direction, stops: Sequence[Node], path_hexes: Sequence[str] = ()) -> bool:
         """Whether no bonus table meets two stops (or, for a path-hex bonus, two path hexes) of this route
@@ -241,12 +276,28 @@ class CandidatePricer:
         if d is None:
             return None
         stops = [self.board.nodes[n] for n in nodes]
-        hexes = path_hexes_of(legs, stops) if d.mods.uses_path else ()
-        key = (train, tuple(nodes), None if paid is None else tuple(paid), hexes)
+        hexes = self.path_hexes(d, legs, stops) if d.mods.uses_path else ()
+        self._trains.setdefault(id(train), train)
+        key = (id(train), tuple(nodes), None if paid is None else tuple(paid), hexes)
         found = self._priced.get(key, _UNPRICED)
         if found is _UNPRICED:
             found = self._priced[key] = self._price(d, train, nodes, stops, paid, hexes)
         return (list(found[0]), found[1], found[2]) if isinstance(found, tuple) else found
+
+    def pays_every_stop(self, train: Train) -> bool:
+        """Whether every stop of this train's routes pays, so that the caller's `paid` is the route's
+        pay (see `pays_every_stop`)."""
+        found = self._every.get(train)
+        if found is None:
+            found = self._every[train] = pays_every_stop(train, self.board)
+        return found
+
+    def _every_value(self, tm: TrainMods, train: Train, stops: Sequence[Node], paid: Sequence[int],
+                     hexes: Sequence[str]) -> RouteValue | None:
+        """`_every_stop_value`, or None for a list train whose whole route earns nothing (then its
+        paying-stop search looks at smaller subsets: the caller prices it in full)."""
+        v = _every_stop_value(tm, stops, paid, hexes)
+        return None if train.unit not in EVERY_STOP_PAYS and v.total <= 0 else v
 
     def _price(self, d: _Direction, train: Train, nodes: Sequence[str], stops: list[Node], paid: list[int] | None,
                hexes: Sequence[str]) -> tuple[list[int], bool, int] | str:
@@ -254,16 +305,20 @@ class CandidatePricer:
         tm = d.mods
         if tm.plain:
             return self._price_plain(d, train, nodes, stops, paid)
-        every = paid is not None and train.unit in EVERY_STOP_PAYS and tm.counted_stops is None
-        ahead = _every_stop_value(tm, stops, paid, hexes) if every else \
-            route_value(self.board, train, nodes, self.mods, hexes)
+        every = paid is not None and self.pays_every_stop(train) and tm.counted_stops is None
+        ahead = self._every_value(tm, train, stops, paid, hexes) if every and paid is not None else None
+        if ahead is None:
+            every = False
+            ahead = route_value(self.board, train, nodes, self.mods, hexes)
         free = (d.order_free or self._route_order_free(d, stops, hexes)) and not tm.candidate_rules
-        if free and (train.unit in EVERY_STOP_PAYS or (not _counted_matters(tm) and (
+        if free and (every or train.unit in EVERY_STOP_PAYS or (not _counted_matters(tm) and (
                 tm.counted_stops is not None or _symmetric_list(train, len(stops))))):
             # every stop (or a subset worth the same) pays either way, and so do the bonuses and rules
             return ILLEGAL if ahead.findings else (*self._values(ahead)[:1], False, self._values(ahead)[1])
-        back = _every_stop_value(tm, stops[::-1], paid[::-1], hexes[::-1]) if every and paid is not None else \
-            route_value(self.board, train, nodes[::-1], self.mods, hexes[::-1])
+        back = self._every_value(tm, train, stops[::-1], paid[::-1], hexes[::-1]) if every and paid is not None \
+            else None
+        if back is None:
+            back = route_value(self.board, train, nodes[::-1], self.mods, hexes[::-1])
         legal = [(v, rev) for v, rev in ((ahead, False), (back, True)) if not v.findings]
         if not legal:
             return ILLEGAL
@@ -277,20 +332,28 @@ class CandidatePricer:
         bonuses = d.mods.bonuses
         if bonuses is None or not bonuses.touches(stops):
             return None
-        if paid is not None and train.unit in EVERY_STOP_PAYS:
-            ahead = RouteValue(paid, bonuses.lines(list(zip(stops, paid))))
-        else:
+        every = paid is not None and self.pays_every_stop(train)
+        listed = train.unit not in EVERY_STOP_PAYS  # a list train paying every stop: while the route earns
+        ahead = RouteValue(paid, bonuses.lines(list(zip(stops, paid)))) if every and paid is not None else None
+        if ahead is None or (listed and ahead.total <= 0):
+            every = False
             ahead = route_value(self.board, train, nodes, self.mods)
         ahead_values = ahead.stop_revenues + [b.amount for b in ahead.bonuses]
         free = d.order_free or self._route_order_free(d, stops)
-        if train.unit in EVERY_STOP_PAYS:
+        if every:
             if free:
                 return ahead_values, False, 0
             # every stop pays the same either way: only the bonuses are read again on the reversed stops
             back_stops = ahead.stop_revenues[::-1]
             back_lines = bonuses.lines(list(zip(stops[::-1], back_stops)))
-            if sum(b.amount for b in back_lines) > sum(b.amount for b in ahead.bonuses):
-                return back_stops + [b.amount for b in back_lines], True, 0
+            back_total = sum(back_stops) + sum(b.amount for b in back_lines)
+            if listed and back_total <= 0:  # the reverse's paying subset is searched
+                back = route_value(self.board, train, nodes[::-1], self.mods)
+                back_values, back_total = back.stop_revenues + [b.amount for b in back.bonuses], back.total
+            else:
+                back_values = back_stops + [b.amount for b in back_lines]
+            if back_total > ahead.total:
+                return back_values, True, 0
             return ahead_values, False, 0
         if free and _symmetric_list(train, len(stops)):
             return ahead_values, False, 0

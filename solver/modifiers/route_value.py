@@ -29,7 +29,14 @@ from solver.modifiers.model import (
     StopBonus,
     admits,
 )
-from solver.rules.train_rules import has_token_for, paying_disjoint, paying_stops, searchable_stops, stop_revenue
+from solver.rules.train_rules import (
+    has_token_for,
+    paying_disjoint,
+    paying_stops,
+    row_by_kind,
+    searchable_stops,
+    stop_revenue,
+)
 
 Entry = tuple[Node, int]  # a stop and what it pays this route
 Counted = Sequence[Entry]  # counted stops in route order, with what each pays
@@ -425,12 +432,10 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
         picks: list[tuple[int, ...]] = [()]
     elif places < 0:
         picks = []
-    row_by_kind: dict[str, DistanceRow] = {}
-    for r in reversed(train.rows):  # each kind's first row
-        row_by_kind.update((k, r) for k in r.kinds)
+    first_rows = row_by_kind(train)
 
     def row_of(n: Node) -> DistanceRow | None:
-        return row_by_kind.get(n.kind)
+        return first_rows.get(n.kind)
 
     if not exact and places >= 0:
         if not s.mods.candidate_rules and len(optional) > places:

@@ -14,9 +14,15 @@ from typing import NamedTuple
 from solver.model.board import NODE_KINDS, Board, DistanceRow, Node, Train
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg, PathIndex, walk_legs
-from solver.modifiers.candidate_values import EVERY_STOP_PAYS, ILLEGAL, CandidatePricer, candidate_pricer
+from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer, pays_every_stop
 from solver.rules.route_rules import train_findings
-from solver.rules.train_rules import pour_fits_costs, route_stop_revenues, stop_revenue, within_distance
+from solver.rules.train_rules import (
+    pour_fits_costs,
+    route_stop_revenues,
+    row_by_kind,
+    stop_revenue,
+    within_distance,
+)
 
 
 @dataclass
@@ -137,39 +143,54 @@ class _Stop(Exception):
     """Raised inside the walk when the cap or the deadline is reached."""
 
 
-KIND_INDEX = {k: i for i, k in enumerate(NODE_KINDS)}  # a route's visit cost per node kind, as a tuple
+KIND_BITS = 20  # a route's visit cost of one kind stays below 2**20 (MAX_NODES x MAX_VISIT_COST)
+KIND_SHIFT = {k: KIND_BITS * i for i, k in enumerate(NODE_KINDS)}  # a route's visit cost per kind, KIND_BITS a kind
 
 
-def _pour_by_kind(train: Train) -> Callable[[tuple[int, ...]], bool]:
-    """A list train's length check on a route's visit cost per kind (KIND_INDEX order), cached."""
-    cache: dict[tuple[int, ...], bool] = {}
-    rows = train.rows
+def kind_code(nodes: Sequence[Node]) -> int:
+    """A route's visit cost per node kind as one integer (`KIND_SHIFT`), which the walk keeps by adding."""
+    return sum(n.visit_cost << KIND_SHIFT[n.kind] for n in nodes)
 
-    def fits(by_kind: tuple[int, ...]) -> bool:
-        found = cache.get(by_kind)
+
+def _costs_of(code: int) -> dict[str, int]:
+    """The visit cost per node kind held in a `kind_code`."""
+    return {k: c for k, shift in KIND_SHIFT.items() if (c := (code >> shift) & ((1 << KIND_BITS) - 1))}
+
+
+def _pour_by_kind(trains: Sequence[Train]) -> Callable[[int], bool]:
+    """Whether some of these list trains takes a route of this `kind_code` (their pours, cached)."""
+    cache: dict[int, bool] = {}
+    rows = [t.rows for t in trains]
+
+    def fits(code: int) -> bool:
+        found = cache.get(code)
         if found is None:
-            found = cache[by_kind] = pour_fits_costs(rows, {k: c for k, c in zip(NODE_KINDS, by_kind) if c})
+            costs = _costs_of(code)
+            found = cache[code] = any(pour_fits_costs(r, costs) for r in rows)
         return found
     return fits
 
 
 def _distance_gate(trains: Sequence[Train]):
-    """A test `(stops, crossings, cost, by_kind) -> bool`: does some train's distance admit this route?
+    """A test `(stops, crossings, cost, code) -> bool`: does some train's distance admit this route?
     Uses the running visit cost when every train counts plain stops, and the running visit cost per
-    node kind for unclassed list trains."""
+    node kind (`kind_code`) for unclassed list trains."""
     if any(t.unit in ("none", "express") for t in trains):
-        return lambda stops, crossings, cost, by_kind: True
+        return lambda stops, crossings, cost, code: True
     if all(t.unit == "stops" and not t.klass for t in trains):
         longest = max(t.distance for t in trains)
-        return lambda stops, crossings, cost, by_kind: cost <= longest
+        return lambda stops, crossings, cost, code: cost <= longest
+    listed = [t for t in trains if t.unit == "stops_by_type" and not t.klass]
+    if len(listed) == len(trains):  # list trains only: one cached pour
+        pour = _pour_by_kind(listed)
+        return lambda stops, crossings, cost, code: pour(code)
     # plain stop and hex counts as two numbers, list trains by their cached pour; the others one by one
     by_stops = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
     by_hexes = max((t.distance for t in trains if t.unit == "hexes"), default=-1)
-    lists = [_pour_by_kind(t) for t in trains if t.unit == "stops_by_type" and not t.klass]
+    lists = _pour_by_kind(listed) if listed else (lambda code: False)
     others = [t for t in trains if not (t.unit == "hexes" or (t.unit in ("stops", "stops_by_type") and not t.klass))]
-    return lambda stops, crossings, cost, by_kind: (cost <= by_stops or crossings <= by_hexes
-                                                    or any(f(by_kind) for f in lists)
-                                                    or any(within_distance(t, stops, crossings, cost) for t in others))
+    return lambda stops, crossings, cost, code: (cost <= by_stops or crossings <= by_hexes or lists(code)
+                                                 or any(within_distance(t, stops, crossings, cost) for t in others))
 
 
 def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap: int = 2_000_000,
@@ -185,8 +206,8 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
     fits = _distance_gate(trains) if trains else (lambda stops, crossings, cost, by_kind: False)
-    steps = {nid: [(leg, graph.mask(leg), nodes[leg.b]) for leg in legs if leg.b in rules.visitable]
-             for nid, legs in graph.legs_from.items()}
+    steps = {nid: [(leg, graph.mask(leg), nodes[leg.b], nodes[leg.b].visit_cost << KIND_SHIFT[nodes[leg.b].kind])
+                   for leg in legs if leg.b in rules.visitable] for nid, legs in graph.legs_from.items()}
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
     need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
     steps_taken = [0]
@@ -195,17 +216,16 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     sure_cost = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
     first = 0  # the order of the route's first stop (a route is kept from its lower end only)
 
-    by_kind = [0] * len(NODE_KINDS)  # the route's visit cost per node kind
     hexes_seen: dict[str, int] = {}  # with one stop per hex: the route's stops per hex
 
     def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
-             crossings: int, cost: int, token: bool) -> None:
+             crossings: int, cost: int, token: bool, code: int) -> None:
         steps_taken[0] += 1
         if steps_taken[0] % CHECK_EVERY == 0 and ((deadline is not None and time.monotonic() > deadline)
                                                   or (cancel is not None and cancel.cancelled)):
             raise _Stop
         n_legs = len(legs)
-        for leg, leg_mask, node in steps[path[-1]]:
+        for leg, leg_mask, node, node_code in steps[path[-1]]:
             if leg_mask & mask or node.id in seen or (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 1)):
                 continue
             if node.groups and any(g in groups for g in node.groups):
@@ -215,10 +235,8 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             stops.append(node)
             new_cross = crossings + leg.crossings
             new_cost = cost + node.visit_cost
-            k = KIND_INDEX[node.kind]
-            by_kind[k] += node.visit_cost
-            admitted = new_cost <= sure_cost or fits(stops, new_cross, new_cost, tuple(by_kind))
-            by_kind[k] -= node.visit_cost
+            new_code = code + node_code
+            admitted = new_cost <= sure_cost or fits(stops, new_cross, new_cost, new_code)
             if admitted:
                 path.append(node.id)
                 legs.append(leg)
@@ -233,12 +251,10 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                         raise _Stop
                 # a route goes on through this stop only if it may pass it (asked here: no call for a dead end)
                 if node.id in passable and not (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 2)):
-                    by_kind[k] += node.visit_cost
                     hexes_seen[node.hex] = hexes_seen.get(node.hex, 0) + 1
                     grow(path, seen, legs, new_mask, stops, groups | set(node.groups) if node.groups else groups,
-                         new_cross, new_cost, new_token)
+                         new_cross, new_cost, new_token, new_code)
                     hexes_seen[node.hex] -= 1
-                    by_kind[k] -= node.visit_cost
                 seen.discard(node.id)
                 path.pop()
                 legs.pop()
@@ -250,11 +266,10 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                 continue
             node = nodes[start]
             first = order[start]
-            by_kind[:] = [0] * len(NODE_KINDS)
-            by_kind[KIND_INDEX[node.kind]] = node.visit_cost
             hexes_seen.clear()
             hexes_seen[node.hex] = 1
-            grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost, node.tokened_by_company)
+            grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost, node.tokened_by_company,
+                 kind_code([node]))
     except _Stop:
         return out, False
     finally:  # the recursive closure refers to itself: break that cycle, so that reference counting frees
@@ -296,22 +311,30 @@ LAZY_FROM = 3000  # options (route, class) from which the lazy build pays
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
 
 
+def _stop_table(board: Board, train: Train) -> dict[str, int]:
+    """What each node pays a train that pays every stop (a list train: in the row that takes its kind)."""
+    rows = row_by_kind(train) if train.unit == "stops_by_type" else None
+    if rows is None:
+        return {nid: stop_revenue(n, train) for nid, n in board.nodes.items()}
+    return {nid: stop_revenue(n, train, rows[n.kind]) if n.kind in rows else 0 for nid, n in board.nodes.items()}
+
+
 class _Builder:
     """Prices walked route shapes into candidates, per train class (the body of `candidate_routes`)."""
 
     def __init__(self, board: Board, graph: LegGraph, classes: Sequence[Train], shapes: list[RouteShape],
                  pricer: CandidatePricer | None) -> None:
         self.board, self.graph, self.classes, self.shapes, self.pricer = board, graph, classes, shapes, pricer
-        self.plain = [t.unit in EVERY_STOP_PAYS for t in classes]  # every stop pays: the bonus pricing relies on it
-        self.node_rev = [{nid: stop_revenue(n, t) for nid, n in board.nodes.items()} if self.plain[ci] else {}
-                         for ci, t in enumerate(classes)]
+        # every stop pays (the bonus pricing relies on it): each stop's pay read from a table
+        self.plain = [pricer.pays_every_stop(t) if pricer is not None else pays_every_stop(t, board) for t in classes]
+        self.node_rev = [_stop_table(board, t) if self.plain[ci] else {} for ci, t in enumerate(classes)]
         # classes whose every stop pays the same (a 6 and a D): one revenue list and one bonus pricing per route
         self.same_table = [next(k for k in range(len(classes)) if self.plain[k]
                                 and self.node_rev[k] == self.node_rev[ci]) if self.plain[ci] else ci
                            for ci in range(len(classes))]
         self.cache: dict[tuple[int, frozenset[str]], list[int]] = {}
         self.quick_fit = [_quick_fit(t) for t in classes]
-        self.pours = [_pour_by_kind(t) if t.unit == "stops_by_type" and not t.klass and not t.local else None
+        self.pours = [_pour_by_kind([t]) if t.unit == "stops_by_type" and not t.klass and not t.local else None
                       for t in classes]
         self.need_stops = None in self.quick_fit
         self.keep_zero = pricer is not None and pricer.keep_zero
@@ -325,7 +348,7 @@ class _Builder:
         """The classes whose train may run shape k (length and token; the walk checked the rest)."""
         nodes_, _legs, _mask, crossings, cost, token = self.shapes[k]
         stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []
-        by_kind: tuple[int, ...] | None = None
+        code: int | None = None
         out = []
         for ci, train in enumerate(self.classes):
             quick = self.quick_fit[ci]
@@ -333,12 +356,9 @@ class _Builder:
                 if not (token or not train.requires_token) or (crossings if quick else cost) > train.distance:
                     continue
             elif self.pours[ci] is not None:  # an unclassed list train: its token and its cached pour
-                if by_kind is None:
-                    costs = [0] * len(NODE_KINDS)
-                    for n in stops:
-                        costs[KIND_INDEX[n.kind]] += n.visit_cost
-                    by_kind = tuple(costs)
-                if not (token or not train.requires_token) or not self.pours[ci](by_kind):  # type: ignore[misc]
+                if code is None:
+                    code = kind_code(stops)
+                if not (token or not train.requires_token) or not self.pours[ci](code):  # type: ignore[misc]
                     continue
             elif train_findings(train, stops, crossings, cost, token):
                 continue

@@ -6,7 +6,7 @@ candidate generator both call them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
 from solver.model.board import Board, DistanceRow, Node, Train
@@ -212,6 +212,29 @@ def _paying_express(train: Train, nodes: Sequence[Node]) -> list[tuple[Node, int
         by_hex.setdefault(n.hex, []).append((n, v))
     best = sorted(by_hex.values(), key=lambda group: -sum(v for _, v in group))[: train.distance]
     return [e for group in best for e in group]
+
+
+def list_pays_every_stop(train: Train, nodes: Iterable[Node]) -> bool:
+    """Whether a list-distance train pays every stop of any route it may run over these nodes, each
+    in the one row that takes its kind: no kind fits two rows, every row pays as many stops as it
+    visits, no stop visits free and none pays less than nothing. Then its paying stops are the whole
+    route whenever the route earns anything (the largest paying subset is the route itself)."""
+    if train.unit != "stops_by_type" or train.klass or train.local:
+        return False
+    kinds = [k for r in train.rows for k in r.kinds]
+    if len(kinds) != len(set(kinds)) or any(r.pay < r.visit for r in train.rows):
+        return False
+    row_of = row_by_kind(train)
+    return all(n.visit_cost >= 1 and (n.kind not in row_of or stop_revenue(n, train, row_of[n.kind]) >= 0)
+               for n in nodes if n.kind != "junction")
+
+
+def row_by_kind(train: Train) -> dict[str, DistanceRow]:
+    """Each node kind's first row of a list-distance train."""
+    out: dict[str, DistanceRow] = {}
+    for r in reversed(train.rows):
+        out.update((k, r) for k in r.kinds)
+    return out
 
 
 def paying_stops(train: Train, nodes: Sequence[Node]) -> list[tuple[Node, int]]:

@@ -2,7 +2,8 @@
 
 Cross-check on the random modifier boards of tests/solver/test_bruteforce.py (and the same boards with every
 bonus value made equal, where no bonus depends on the order): for every route shape and train, the
-pricer's values and direction equal those of pricing both directions in full.
+pricer's values and direction equal those of pricing both directions in full, also when asked as the
+candidate builder asks for a train that pays every stop (a list train too: `pays_every_stop`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from collections.abc import Sequence
 from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.model.board import Board, Train
 from solver.model.legs import Leg
-from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer
+from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer, pays_every_stop
 from solver.modifiers.route_value import path_hexes_of, route_mods, route_value
-from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
-from solver.rules.train_rules import route_stop_revenues
+from solver.routes.candidates import _stop_table, build_leg_graph, enumerate_routes, standard_walk_rules
+from solver.rules.train_rules import route_stop_revenues, within_distance
 from tests.conftest import CORPUS
 from tests.solver.test_bruteforce import MOD_SEEDS, make_snapshot_modifiers
 
@@ -52,13 +53,16 @@ def _uniform(snap: dict) -> dict:
     return out
 
 
-def _check(board: Board) -> tuple[int, int]:
-    """Compare the pricer with the reference on every shape; (routes priced, routes reversed)."""
+def _check(board: Board) -> tuple[int, int, int]:
+    """Compare the pricer with the reference on every shape, also as the candidate builder asks it (with
+    what each stop pays) for trains paying every stop; (routes priced, routes reversed, list-train routes
+    priced from their stop table)."""
     pricer = candidate_pricer(board)
     assert pricer is not None
     shapes, complete = enumerate_routes(board, build_leg_graph(board), board.trains, cap=20_000,
                                         rules=standard_walk_rules(board, *pricer.walk_limits))
-    priced = reversed_ = 0
+    priced = reversed_ = priced_paid = 0
+    tables: dict[Train, dict[str, int]] = {}
     for shape in shapes:
         for train in board.trains:
             got, want = pricer.price(train, shape[0], legs=shape[1]), _both_ways(pricer, train, shape[0], shape[1])
@@ -67,12 +71,18 @@ def _check(board: Board) -> tuple[int, int]:
             got = usual if got is None else got
             want = usual if want is None else want
             assert got == want, (board.source, shape[0], train.name)
+            if pays_every_stop(train, board) and within_distance(train, [board.nodes[n] for n in shape[0]], shape[3]):
+                # as the candidate builder asks for a route the train may run: with what each stop pays
+                paid = [tables.setdefault(train, _stop_table(board, train))[n] for n in shape[0]]
+                with_paid = pricer.price(train, shape[0], paid, legs=shape[1])
+                assert (usual if with_paid is None else with_paid) == want, (board.source, shape[0], train.name)
+                priced_paid += with_paid is not None and train.unit == "stops_by_type"
             reversed_ += bool(got and got != ILLEGAL and got[1])
-    return priced, reversed_
+    return priced, reversed_, priced_paid
 
 
 def test_pricer_matches_both_directions_on_random_modifier_boards() -> None:
-    order_free = priced = reversed_ = 0
+    order_free = priced = reversed_ = from_table = 0
     for seed in range(MOD_SEEDS):
         snap = make_snapshot_modifiers(seed)
         for variant in (snap, _uniform(snap)):
@@ -80,13 +90,15 @@ def test_pricer_matches_both_directions_on_random_modifier_boards() -> None:
             pricer = candidate_pricer(board)
             views = [pricer.train_mods(t.name) for t in board.trains] if pricer else []
             order_free += bool(views and all(v is not None and v.mods.bonuses and v.order_free for v in views))
-            p, r = _check(board)
+            p, r, t = _check(board)
             priced += p
             reversed_ += r
+            from_table += t
     # a meaningful mix: many boards skip the reverse, many routes are priced, some pay more reversed
     assert order_free >= MOD_SEEDS // 4
     assert priced >= 1000
     assert reversed_ >= 20
+    assert from_table >= 100  # the 2+ and 3+ trains pay every stop: priced from their stop table too
 
 
 def test_order_matters_for_a_first_hit_with_differing_values() -> None:
@@ -113,9 +125,12 @@ def test_pricer_matches_both_directions_on_corpus_boards_with_bonuses() -> None:
     """1846 (east-west sums, list trains), 1870 (end-stop revenue) and 1856: real tables and trains;
     vocabulary v2: path-hex bonuses and one stop per hex (1817), mines paid as subsidy and goods rules
     (1837), mandatory stops first (1867), exclusive combos (18 Los Angeles), candidates rules (18FL)."""
-    priced = 0
+    priced = from_table = 0
     for title, every in (("1846", 12), ("1870", 12), ("1856", 8), ("1817", 20), ("1837", 20), ("1867", 20),
                          ("18LosAngeles1", 5), ("18FL", 10), ("1841", 20)):
         for board in _corpus_boards(title, every):
-            priced += _check(board)[0]
+            p, _, t = _check(board)
+            priced += p
+            from_table += t
     assert priced >= 1000
+    assert from_table >= 100  # 18FL's 4 and 3E, 1846's list trains
