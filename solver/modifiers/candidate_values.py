@@ -135,6 +135,7 @@ class CandidatePricer:
         self._priced: dict[tuple, tuple[list[int], bool, int] | str | None] = {}
         self._trains: dict[int, Train] = {}  # the trains priced, by id (the memo's key; held so ids stay theirs)
         self._leg_keys: dict[tuple[int, int], tuple[Leg, tuple[str, ...]]] = {}  # (leg, keys) -> its hexes read
+        self._route_hexes: dict[tuple[int, int], tuple[Sequence[Leg], tuple[str, ...]]] = {}  # the same per route
 
     def train_mods(self, name: str) -> _Direction | None:
         """The modifiers of one train name, with what the pricer derives from them (None: none apply)."""
@@ -234,16 +235,22 @@ class CandidatePricer:
 
     def path_hexes(self, d: _Direction, legs: Sequence[Leg], stops: Sequence[Node]) -> tuple[str, ...]:
         """The route's path hexes that a bonus or a rule of `d` may read, in route order (reading no
-        other hex, they price the route as all its path hexes do), each leg's read once."""
+        other hex, they price the route as all its path hexes do); read once per route and per leg."""
         if not legs:
             return tuple(h for h in path_hexes_of(legs, stops) if h in d.path_keys)
-        keys, out = d.path_keys, []
+        keys = d.path_keys
+        found = self._route_hexes.get((id(legs), id(keys)))
+        if found is not None:
+            return found[1]
+        out: list[str] = []
         for leg in legs:
-            found = self._leg_keys.get((id(leg), id(keys)))
-            if found is None:  # the leg is held with its hexes, so that its id stays its own
-                found = self._leg_keys[(id(leg), id(keys))] = (leg, tuple(h for h in leg.hexes if h in keys))
-            out.extend(found[1])
-        return tuple(dict.fromkeys(out)) if out else ()
+            known = self._leg_keys.get((id(leg), id(keys)))
+            if known is None:  # the leg is held with its hexes, so that its id stays its own
+                known = self._leg_keys[(id(leg), id(keys))] = (leg, tuple(h for h in leg.hexes if h in keys))
+            out.extend(known[1])
+        hexes = tuple(dict.fromkeys(out)) if out else ()
+        self._route_hexes[(id(legs), id(keys))] = (legs, hexes)  # the legs held, as above
+        return hexes
 
     def _route_order_free(self, d: _Direction, stops: Sequence[Node], path_hexes: Sequence[str] = ()) -> bool:
         """Whether no bonus table meets two stops (or, for a path-hex bonus, two path hexes) of this route
@@ -275,13 +282,17 @@ class CandidatePricer:
         d = self.train_mods(train.name)
         if d is None:
             return None
-        stops = [self.board.nodes[n] for n in nodes]
-        hexes = self.path_hexes(d, legs, stops) if d.mods.uses_path else ()
-        self._trains.setdefault(id(train), train)
-        key = (id(train), tuple(nodes), None if paid is None else tuple(paid), hexes)
+        stops = [self.board.nodes[n] for n in nodes] if not legs else None
+        hexes = self.path_hexes(d, legs, stops or []) if d.mods.uses_path else ()
+        if paid is not None and train.unit in EVERY_STOP_PAYS and d.mods.counted_stops is None:
+            who = id(d)  # priced from `paid` and the modifiers alone: trains paid alike share the price
+        else:
+            who = id(self._trains.setdefault(id(train), train))
+        key = (who, tuple(nodes), None if paid is None else tuple(paid), hexes)
         found = self._priced.get(key, _UNPRICED)
         if found is _UNPRICED:
-            found = self._priced[key] = self._price(d, train, nodes, stops, paid, hexes)
+            found = self._priced[key] = self._price(d, train, nodes, stops or [self.board.nodes[n] for n in nodes],
+                                                    paid, hexes)
         return (list(found[0]), found[1], found[2]) if isinstance(found, tuple) else found
 
     def pays_every_stop(self, train: Train) -> bool:

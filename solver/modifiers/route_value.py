@@ -442,15 +442,30 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
             optional = _worth_picking(s, optional, places, row_of)
         picks = list(combinations(optional, places)) if len(optional) >= places else [tuple(optional)]
         if not any(has_token_for(train, nodes[i]) for i in mandatory):
-            picks = [p for p in picks if any(has_token_for(train, nodes[i]) for i in p)]
+            tokened = {i for i in optional if has_token_for(train, nodes[i])}
+            picks = [p for p in picks if not tokened.isdisjoint(p)]
 
+    pay_at = {i: s.pay(nodes[i], row_of(nodes[i])) for i in (*mandatory, *optional)}
+    b = s.mods.bonuses
+    # without candidates rules a pick is worth its pays plus what its bonus stops add (read once per set of them)
+    keyed = b is not None and not s.mods.candidate_rules
+    bonus_at = {i for i in pay_at if nodes[i].hex in b.hexes or nodes[i].id in b.node_ids} \
+        if b is not None and keyed else set()
+    extra_of: dict[tuple[int, ...], int] = {}
     best: tuple[dict[int, int], int] | None = None
     for pick in picks:
         order = mandatory + list(pick)
-        counted = [(nodes[i], s.pay(nodes[i], row_of(nodes[i]))) for i in order]
-        value = s.value(counted)
+        if keyed:
+            key = tuple(filter(bonus_at.__contains__, order))  # the bonus stops counted, in order
+            extra = extra_of.get(key)
+            if extra is None:
+                some = [(nodes[i], pay_at[i]) for i in key]
+                extra = extra_of[key] = s.value(some) - sum(v for _, v in some)
+            value = sum(map(pay_at.__getitem__, order)) + extra
+        else:
+            value = s.value([(nodes[i], pay_at[i]) for i in order])
         if best is None or value > best[1]:
-            best = ({i: v for i, (_, v) in zip(order, counted)}, value)
+            best = ({i: pay_at[i] for i in order}, value)
     if best is None or (not exact and best[1] <= 0):
         return None
     return best
@@ -458,17 +473,22 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
 
 def _worth_picking(s: _Search, optional: list[int], places: int,
                    row_of: Callable[[Node], DistanceRow | None]) -> list[int]:
-    """The optional stops a best pick can hold: every stop a bonus or the token rule may care about, and
-    of the others (which add only their pay) the `places` best-paying, the earlier first on ties. Any
-    other stop is beaten by one of those at no loss, and never first in combination order on a tie."""
+    """The optional stops a best pick can hold: every stop a bonus may care about and, of the others
+    (which add only their pay), the `places` best-paying of those with the company's token and the
+    `places` best-paying of the rest, the earlier first on ties. Any other stop is beaten by a kept one
+    of its sort (a token for a token, so the token rule holds) at no loss, and never first in
+    combination order on a tie."""
     b = s.mods.bonuses
-    relevant = [i for i in optional if has_token_for(s.train, s.nodes[i])
-                or (b is not None and (s.nodes[i].hex in b.hexes or s.nodes[i].id in b.node_ids))]
     if b is not None and b.uses_path:
         return optional
-    plain = [i for i in optional if i not in set(relevant)]
-    best = sorted(plain, key=lambda i: (-s.pay(s.nodes[i], row_of(s.nodes[i])), i))[:places]
-    keep = set(relevant) | set(best)
+    bonus = {i for i in optional if b is not None and (s.nodes[i].hex in b.hexes or s.nodes[i].id in b.node_ids)}
+    tokened = [i for i in optional if i not in bonus and has_token_for(s.train, s.nodes[i])]
+    plain = [i for i in optional if i not in bonus and not has_token_for(s.train, s.nodes[i])]
+
+    def best(some: list[int]) -> list[int]:
+        return sorted(some, key=lambda i: (-s.pay(s.nodes[i], row_of(s.nodes[i])), i))[:places]
+
+    keep = bonus | set(best(tokened)) | set(best(plain))
     return [i for i in optional if i in keep]
 
 
