@@ -111,6 +111,7 @@ class RouteShape(NamedTuple):
     crossings: int  # hex crossings
     cost: int  # visit cost
     token: bool  # whether a stop has the company's token
+    kinds: int  # the visit cost per node kind (`kind_code`)
 
 
 @dataclass
@@ -245,7 +246,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                 new_token = token or node.tokened_by_company
                 if first < order[node.id] and node.id in ends and (new_token or not need_token):
                     out.append(new_shape(RouteShape, (tuple(path), tuple(legs), new_mask, new_cross, new_cost,
-                                                      new_token)))
+                                                      new_token, new_code)))
                     if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
                                            and time.monotonic() > deadline):
                         raise _Stop
@@ -347,9 +348,8 @@ class _Builder:
 
     def fitting(self, k: int) -> list[int]:
         """The classes whose train may run shape k (length and token; the walk checked the rest)."""
-        nodes_, _legs, _mask, crossings, cost, token = self.shapes[k]
+        nodes_, _legs, _mask, crossings, cost, token, code = self.shapes[k]
         stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []
-        code: int | None = None
         out = []
         for ci, train in enumerate(self.classes):
             quick = self.quick_fit[ci]
@@ -357,8 +357,6 @@ class _Builder:
                 if not (token or not train.requires_token) or (crossings if quick else cost) > train.distance:
                     continue
             elif self.pours[ci] is not None:  # an unclassed list train: its token and its cached pour
-                if code is None:
-                    code = kind_code(stops)
                 if not (token or not train.requires_token) or not self.pours[ci](code):  # type: ignore[misc]
                     continue
             elif train_findings(train, stops, crossings, cost, token):
@@ -460,7 +458,7 @@ class _Builder:
     def price(self, k: int, classes: Sequence[int]) -> tuple[Candidate, Candidate | None]:
         """Shape k priced for these classes: the candidate, and the route walked the other way where a
         modifier pays more so (either may end with no class: nothing to keep)."""
-        nodes_, legs, mask, _crossings, _cost, _token = self.shapes[k]
+        nodes_, legs, mask, _crossings, _cost, _token, _kinds = self.shapes[k]
         board, pricer = self.board, self.pricer
         cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
         back: Candidate | None = None

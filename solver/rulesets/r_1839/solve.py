@@ -64,7 +64,7 @@ def _candidates(board: Board, reps: list, cap: int, deadline: float,
     graph = build_leg_graph(board)
     shapes, complete = enumerate_routes(board, graph, reps, cap, deadline, cancel=cancel)
     cands = []
-    for nodes, legs, mask, crossings, cost, token in shapes:
+    for nodes, legs, mask, crossings, cost, token, _kinds in shapes:
         if same_country_finding(board, nodes):
             continue
         stops = [board.nodes[n] for n in nodes]

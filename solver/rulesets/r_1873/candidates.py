@@ -50,7 +50,7 @@ def route_shapes(board: Board, ctx: Harzbahn, graph: LegGraph, diesel: bool,
     raw, complete = enumerate_routes(board, graph, [ANY_LENGTH], deadline=deadline,
                                      rules=walk_rules(board, ctx, diesel), cancel=cancel)
     out = []
-    for k, (nodes, legs, mask, _cross, _cost, _token) in enumerate(raw):
+    for k, (nodes, legs, mask, _cross, _cost, _token, _kinds) in enumerate(raw):
         if deadline is not None and k % 256 == 255 and time.monotonic() > deadline:
             return out, False
         if route_findings(board, ctx, diesel, nodes, legs):
