@@ -138,6 +138,7 @@ class Candidate:
 
 
 CHECK_EVERY = 1024  # route-walk steps between looks at the clock and the cancel token
+QUICK_BLOCK = 4096  # shapes bounded at once between looks at the clock and the cancel token
 
 
 class _Stop(Exception):
@@ -344,7 +345,6 @@ class _Builder:
         self._top: dict[int, int] = {}  # per class, the most one stop pays
         self._row_value: dict[int, dict[str, tuple[int, int]]] = {}
         self._disjoint: dict[int, tuple[DistanceRow, ...] | None] = {}
-        self._quick: dict[int, list[int]] = {}  # per class paid every stop, every shape's quick upper bound
 
     def fitting(self, k: int) -> list[int]:
         """The classes whose train may run shape k (length and token; the walk checked the rest)."""
@@ -390,8 +390,6 @@ class _Builder:
     def upper(self, k: int, ci: int, tight: bool = False) -> int:
         """At least what shape k earns class ci (stops and bonuses), without pricing it: with the largest
         bonuses any route of its length may take, or (`tight`) only those its own stops can hit."""
-        if not tight and self.plain[ci]:
-            return self.quick_uppers(ci)[k]
         nodes_, legs = self.shapes[k].nodes, self.shapes[k].legs
         if not tight:
             cap = self.bonus_cap(ci, len(nodes_))
@@ -418,16 +416,19 @@ class _Builder:
         paying = sum(r.pay for r in t.rows) if t.unit == "stops_by_type" else len(values)
         return sum(values[:paying]) + cap
 
-    def quick_uppers(self, ci: int) -> list[int]:
-        """The quick upper bound of every shape for class ci, a class paid every stop: its stops' pay
-        plus the largest bonuses a route of its length may take (worked out for all shapes at once)."""
-        found = self._quick.get(ci)
-        if found is None:
-            pay = self.node_rev[ci].__getitem__
-            longest = max((len(shape[0]) for shape in self.shapes), default=0)
-            caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
-            found = self._quick[ci] = [sum(map(pay, shape[0])) + caps[len(shape[0])] for shape in self.shapes]
-        return found
+    def quick_uppers(self, ci: int, scan: _Scan) -> list[int]:
+        """`upper(k, ci)` of the shapes in order, for a class paid every stop, worked out a block of shapes
+        at a time; fewer than all when the deadline or `cancel` cuts the scan short."""
+        pay = self.node_rev[ci].__getitem__
+        longest = max((len(shape[0]) for shape in self.shapes), default=0)
+        caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
+        out: list[int] = []
+        for start in range(0, len(self.shapes), QUICK_BLOCK):
+            if scan.expired():
+                break
+            block = self.shapes[start:start + QUICK_BLOCK]
+            out.extend(sum(map(pay, shape[0])) + caps[len(shape[0])] for shape in block)
+        return out
 
     def row_values(self, ci: int, rows: Sequence[DistanceRow]) -> dict[str, tuple[int, int]]:
         """Per node, the one row of a list train (rows sharing no kind) that takes it and what it pays there."""
@@ -676,10 +677,10 @@ def _best_routes(builder: _Builder, scan: _Scan) -> list[Candidate]:
     taken best quick bound first: once that bound falls below the best price found, no route left
     can earn as much; a route whose tight bound is below it is not priced."""
     n_classes = len(builder.classes)
-    if all(builder.plain):  # every class paid every stop: the bounds of all shapes at once
-        quick = [builder.quick_uppers(ci) for ci in range(n_classes)]
+    if all(builder.plain):  # every class paid every stop: the bounds of the shapes a block at a time
+        quick = [builder.quick_uppers(ci, scan) for ci in range(n_classes)]
         bounds = quick[0] if n_classes == 1 else [max(col) for col in zip(*quick)]
-        by_bound = sorted((-bounds[k], k) for k in scan.shapes(len(builder.shapes)))
+        by_bound = sorted((-bounds[k], k) for k in scan.shapes(len(bounds)))
     else:
         by_bound = sorted((-max(builder.upper(k, ci) for ci in range(n_classes)), k)
                           for k in scan.shapes(len(builder.shapes)))
