@@ -12,6 +12,7 @@ no `near_edge` towns and no junctions; `brute_force` refuses boards outside that
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from solver.model.board import Board, Node, Path, PathEnd, Train
@@ -256,6 +257,23 @@ def brute_force(board: Board) -> BruteResult:
     return BruteResult(optimum, assignment, routes, sum(len(v) for v in legs.values()), single, searched)
 
 
+def claimed_legs(board: Board, tid: str, nodes: Sequence[str], leg_paths: Sequence[Sequence[str]],
+                 problems: list[str]) -> list[BLeg]:
+    """The legs of a claimed route, each read in whichever direction its paths walk; a leg that walks
+    neither way is a problem (appended) and left out."""
+    legs = []
+    for i, paths in enumerate(leg_paths):
+        a, b = nodes[i], nodes[i + 1]
+        fwd, back = BLeg(a, b, tuple(paths)), BLeg(b, a, tuple(paths)).reversed()
+        if leg_is_walkable(board, fwd):
+            legs.append(fwd)
+        elif leg_is_walkable(board, back):
+            legs.append(back)
+        else:
+            problems.append(f"{tid}: {a}->{b} over {list(paths)} is not a leg")
+    return legs
+
+
 def judge(board: Board, runs: list[tuple[str, list[str], list[list[str]]]]) -> tuple[int, list[str]]:
     """Judge a route set `(train id, nodes, per-leg path ids)` by this module's rules: revenue and problems."""
     problems: list[str] = []
@@ -267,16 +285,7 @@ def judge(board: Board, runs: list[tuple[str, list[str], list[list[str]]]]) -> t
             problems.append(f"train {tid} runs twice")
         seen_trains.add(tid)
         train = board.train(tid)
-        legs = []
-        for i, paths in enumerate(leg_paths):
-            a, b = nodes[i], nodes[i + 1]
-            fwd, back = BLeg(a, b, tuple(paths)), BLeg(b, a, tuple(paths)).reversed()
-            if leg_is_walkable(board, fwd):
-                legs.append(fwd)
-            elif leg_is_walkable(board, back):
-                legs.append(back)
-            else:
-                problems.append(f"{tid}: {a}->{b} over {paths} is not a leg")
+        legs = claimed_legs(board, tid, nodes, leg_paths, problems)
         stops = [board.nodes[n] for n in nodes]
         problems += [f"{tid}: {p}" for p in route_problems(board, tuple(nodes), tuple(legs))]
         problems += [f"{tid}: {p}" for p in train_problems(train, stops)]

@@ -40,7 +40,14 @@ from dataclasses import dataclass, replace
 
 from solver.model.board import Board, Node, Train
 from tests.support.boards import STEPS, BoardBuilder, blob_cells, close_hex_track, hex_id, row_cells
-from tests.support.bruteforce import BLeg, describe, leg_is_walkable, legs_from, route_problems, track_keys
+from tests.support.bruteforce import (
+    BLeg,
+    claimed_legs,
+    describe,
+    legs_from,
+    route_problems,
+    track_keys,
+)
 
 LOCATIONS = ("city", "town", "offboard", "halt", "pass")
 
@@ -413,16 +420,7 @@ def judge(board: Board, claims: Sequence[tuple[str, Sequence[str], Sequence[Sequ
         if tid in seen:
             problems.append(f"train {tid} runs twice")
         seen.add(tid)
-        legs = []
-        for i, paths in enumerate(leg_paths):
-            a, b = nodes[i], nodes[i + 1]
-            fwd, back = BLeg(a, b, tuple(paths)), BLeg(b, a, tuple(paths)).reversed()
-            if leg_is_walkable(view, fwd):
-                legs.append(fwd)
-            elif leg_is_walkable(view, back):
-                legs.append(back)
-            else:
-                problems.append(f"{tid}: {a}->{b} over {list(paths)} is not a leg")
+        legs = claimed_legs(view, tid, nodes, leg_paths, problems)
         if len(legs) != len(nodes) - 1:
             continue
         problems += [f"{tid}: {p}" for p in route_problems(view, tuple(nodes), tuple(legs))]
