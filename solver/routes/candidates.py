@@ -417,18 +417,34 @@ class _Builder:
         return sum(values[:paying]) + cap
 
     def quick_uppers(self, ci: int, scan: _Scan) -> list[int]:
-        """`upper(k, ci)` of the shapes in order, for a class paid every stop, worked out a block of shapes
-        at a time; fewer than all when the deadline or `cancel` cuts the scan short."""
-        pay = self.node_rev[ci].__getitem__
+        """`upper(k, ci)` of the shapes in order, worked out a block of shapes at a time; fewer than all
+        when the deadline or `cancel` cuts the scan short."""
         longest = max((len(shape[0]) for shape in self.shapes), default=0)
         caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
+        value = self._stops_bound(ci, longest)
         out: list[int] = []
         for start in range(0, len(self.shapes), QUICK_BLOCK):
             if scan.expired():
                 break
-            block = self.shapes[start:start + QUICK_BLOCK]
-            out.extend(sum(map(pay, shape[0])) + caps[len(shape[0])] for shape in block)
+            if value is None:
+                out.extend(self.upper(k, ci) for k in range(start, min(start + QUICK_BLOCK, len(self.shapes))))
+            else:
+                out.extend(value(shape[0]) + caps[len(shape[0])] for shape in self.shapes[start:start + QUICK_BLOCK])
         return out
+
+    def _stops_bound(self, ci: int, longest: int) -> Callable[[tuple[str, ...]], int] | None:
+        """What `upper` counts for a route's stops, as a function of its nodes, for a class paid every stop or
+        paid its best stops; None for a list train with rows of their own (`upper` asks per shape)."""
+        if self.plain[ci]:
+            pay = self.node_rev[ci].__getitem__
+            return lambda nodes_: sum(map(pay, nodes_))
+        if self.disjoint_rows(ci) is not None:
+            return None
+        most = self.stop_upper(ci).__getitem__
+        train = self.classes[ci]
+        paying = sum(r.pay for r in train.rows) if train.unit == "stops_by_type" else longest
+        return lambda nodes_: (sum(map(most, nodes_)) if len(nodes_) <= paying
+                               else sum(heapq.nlargest(paying, map(most, nodes_))))
 
     def row_values(self, ci: int, rows: Sequence[DistanceRow]) -> dict[str, tuple[int, int]]:
         """Per node, the one row of a list train (rows sharing no kind) that takes it and what it pays there."""
@@ -677,13 +693,9 @@ def _best_routes(builder: _Builder, scan: _Scan) -> list[Candidate]:
     taken best quick bound first: once that bound falls below the best price found, no route left
     can earn as much; a route whose tight bound is below it is not priced."""
     n_classes = len(builder.classes)
-    if all(builder.plain):  # every class paid every stop: the bounds of the shapes a block at a time
-        quick = [builder.quick_uppers(ci, scan) for ci in range(n_classes)]
-        bounds = quick[0] if n_classes == 1 else [max(col) for col in zip(*quick)]
-        by_bound = sorted((-bounds[k], k) for k in scan.shapes(len(bounds)))
-    else:
-        by_bound = sorted((-max(builder.upper(k, ci) for ci in range(n_classes)), k)
-                          for k in scan.shapes(len(builder.shapes)))
+    quick = [builder.quick_uppers(ci, scan) for ci in range(n_classes)]  # the shapes' bounds a block at a time
+    bounds = quick[0] if n_classes == 1 else [max(col) for col in zip(*quick)]
+    by_bound = sorted((-bounds[k], k) for k in scan.shapes(len(bounds)))
     best = 0
     found: list[tuple[int, int, Candidate]] = []  # (shape, direction, candidate) of the routes earning `best`
     for i, (minus_bound, k) in enumerate(by_bound):

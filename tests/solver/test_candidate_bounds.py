@@ -13,7 +13,7 @@ import pytest
 from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
-from solver.routes.candidates import _Builder, build_leg_graph, enumerate_routes, standard_walk_rules
+from solver.routes.candidates import _Builder, _Scan, build_leg_graph, enumerate_routes, standard_walk_rules
 from tests.conftest import CORPUS
 from tests.support.corpus_files import TITLE_FILES
 
@@ -29,6 +29,8 @@ def _too_high(raw: dict) -> list[tuple]:
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
     shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD, rules=walk)
     builder = _Builder(board, graph, classes, shapes, pricer)
+    for ci in range(len(classes)):  # the one-train search's bounds, a block at a time, are `upper`'s
+        assert builder.quick_uppers(ci, _Scan(None, None)) == [builder.upper(k, ci) for k in range(len(shapes))]
     bad = []
     for k, shape in enumerate(shapes):
         fitting = builder.fitting(k)
