@@ -43,19 +43,21 @@ class LegGraph:
 
 
 def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
-                    key_filter: Callable[[tuple], bool] | None = None) -> LegGraph:
+                    key_filter: Callable[[tuple], bool] | None = None, reach: int | None = None) -> LegGraph:
     """Walk the legs from every stop node once and number their track keys (those that
-    `key_filter` keeps, when given: a ruleset may share track by fewer keys)."""
-    legs_from: dict[str, list[Leg]] = {}
+    `key_filter` keeps, when given: a ruleset may share track by fewer keys). With `reach`, only the
+    stops at most that many legs from a stop with the company's token, and the legs between them
+    (`token_reach`: no route of the company's trains goes further)."""
+    index = PathIndex(board)
+    if reach is None:
+        legs_from = {nid: walk_legs(board, nid, allowed_tracks, index)
+                     for nid, node in board.nodes.items() if node.kind != "junction"}
+    else:
+        legs_from = _legs_within(board, reach, allowed_tracks, index)
     key_bits: dict[tuple, int] = {}
     masks: dict[int, int] = {}
     bits: dict[int, tuple[int, ...]] = {}
-    index = PathIndex(board)
-    for nid, node in board.nodes.items():
-        if node.kind == "junction":
-            continue
-        legs = walk_legs(board, nid, allowed_tracks, index)
-        legs_from[nid] = legs
+    for legs in legs_from.values():
         for leg in legs:
             m = 0
             own = []
@@ -68,6 +70,37 @@ def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
             masks[id(leg)] = m
             bits[id(leg)] = tuple(own)
     return LegGraph(legs_from=legs_from, masks=masks, key_bits=key_bits, bits=bits)
+
+
+def _legs_within(board: Board, reach: int, allowed_tracks: frozenset[str] | None,
+                 index: PathIndex) -> dict[str, list[Leg]]:
+    """The legs from the stops at most `reach` legs from a tokened stop, to such stops (breadth first
+    from the tokened stops), in the board's node order."""
+    depth = {nid: 0 for nid, n in board.nodes.items() if n.kind != "junction" and n.tokened_by_company}
+    walked: dict[str, list[Leg]] = {}
+    frontier = list(depth)
+    for d in range(reach + 1):
+        ahead = []
+        for nid in frontier:
+            walked[nid] = walk_legs(board, nid, allowed_tracks, index)
+            for leg in walked[nid] if d < reach else ():
+                if leg.b not in depth:
+                    depth[leg.b] = d + 1
+                    ahead.append(leg.b)
+        frontier = ahead
+    return {nid: [leg for leg in walked[nid] if leg.b in depth] for nid in board.nodes if nid in walked}
+
+
+def token_reach(board: Board, trains: Sequence[Train]) -> int | None:
+    """How many legs from a stop with the company's token a route of these trains may reach, when every
+    train needs a token and counts plain stops of which none is free (a route of n stops holding a
+    token reaches n - 1 legs from it); None when some train is not bounded so."""
+    if not trains or not all(t.requires_token and t.unit == "stops" and not t.klass and not t.local
+                             for t in trains):
+        return None
+    if any(n.visit_cost < 1 for n in board.nodes.values() if n.kind != "junction"):
+        return None
+    return max(t.distance for t in trains) - 1
 
 
 def mask_bits(mask: int) -> list[int]:

@@ -20,7 +20,7 @@ from solver.packing.pack import claims_of_choice, greedy, pack, prune, run_value
 from solver.packing.portfolio import race, wants_compact
 from solver.packing.recheck import recheck
 from solver.packing.setpack import exact_packing
-from solver.routes.candidates import Candidate, LazyBound, LegGraph, build_leg_graph, candidate_routes
+from solver.routes.candidates import Candidate, LazyBound, LegGraph, build_leg_graph, candidate_routes, token_reach
 from solver.rulesets.r_standard.evaluator import TrackGroup, evaluate_run, one_group
 
 BB_SHARE = 0.7  # of the search time left, what the branch and bound may use before CP-SAT takes over
@@ -67,7 +67,7 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
     reps, members = train_classes(board.trains)
     counts = [len(m) for m in members]
     prepared = opts.prepared  # the what-if scenarios' shared leg graph and candidates (solver.whatif.shared)
-    graph = build_leg_graph(board) if prepared is None else prepared.leg_graph(board)
+    graph = build_leg_graph(board, reach=token_reach(board, reps)) if prepared is None else prepared.leg_graph(board)
     terms = run_terms(board, reps)  # the modifiers' run rules (None without any)
     with_subsidy = opts.objective != Objective.REVENUE_ONLY  # the default: the company's whole income
     priced: dict[str, float] = {}
