@@ -285,7 +285,7 @@ class CandidatePricer:
         stops = [self.board.nodes[n] for n in nodes] if not legs else None
         hexes = self.path_hexes(d, legs, stops or []) if d.mods.uses_path else ()
         if paid is not None and train.unit in EVERY_STOP_PAYS and d.mods.counted_stops is None:
-            who = id(d)  # priced from `paid` and the modifiers alone: trains paid alike share the price
+            who = id(d.mods)  # priced from `paid` and the modifiers alone: trains paid alike share the price
         else:
             who = id(self._trains.setdefault(id(train), train))
         key = (who, tuple(nodes), None if paid is None else tuple(paid), hexes)
