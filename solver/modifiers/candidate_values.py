@@ -209,7 +209,7 @@ class CandidatePricer:
                     continue
                 if m.scope == "path_hexes":
                     if path is None:
-                        path = set(self.path_hexes(d, legs, stops))
+                        path = set(self.path_hexes(d, legs, [n.id for n in stops]))
                     hits = [(h, max(0, int(table[h]))) for h in path if h in table]  # type: ignore[call-overload]
                 else:
                     keyed = [(n.id if m.by_node else n.hex, n) for n in stops]
@@ -233,10 +233,11 @@ class CandidatePricer:
                     cap += max(0, sum(max(vs) for vs in matched)) if m.amount == SUM else max(0, int(m.amount))
         return cap
 
-    def path_hexes(self, d: _Direction, legs: Sequence[Leg], stops: Sequence[Node]) -> tuple[str, ...]:
+    def path_hexes(self, d: _Direction, legs: Sequence[Leg], nodes: Sequence[str]) -> tuple[str, ...]:
         """The route's path hexes that a bonus or a rule of `d` may read, in route order (reading no
         other hex, they price the route as all its path hexes do); read once per route and per leg."""
         if not legs:
+            stops = [self.board.nodes[n] for n in nodes]
             return tuple(h for h in path_hexes_of(legs, stops) if h in d.path_keys)
         keys = d.path_keys
         found = self._route_hexes.get((id(legs), id(keys)))
@@ -282,8 +283,7 @@ class CandidatePricer:
         d = self.train_mods(train.name)
         if d is None:
             return None
-        stops = [self.board.nodes[n] for n in nodes] if not legs else None
-        hexes = self.path_hexes(d, legs, stops or []) if d.mods.uses_path else ()
+        hexes = self.path_hexes(d, legs, nodes) if d.mods.uses_path else ()
         if paid is not None and train.unit in EVERY_STOP_PAYS and d.mods.counted_stops is None:
             who = id(d.mods)  # priced from `paid` and the modifiers alone: trains paid alike share the price
         else:
@@ -291,8 +291,7 @@ class CandidatePricer:
         key = (who, tuple(nodes), None if paid is None else tuple(paid), hexes)
         found = self._priced.get(key, _UNPRICED)
         if found is _UNPRICED:
-            found = self._priced[key] = self._price(d, train, nodes, stops or [self.board.nodes[n] for n in nodes],
-                                                    paid, hexes)
+            found = self._priced[key] = self._price(d, train, nodes, [self.board.nodes[n] for n in nodes], paid, hexes)
         return (list(found[0]), found[1], found[2]) if isinstance(found, tuple) else found
 
     def pays_every_stop(self, train: Train) -> bool:

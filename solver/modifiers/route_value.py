@@ -168,6 +168,10 @@ class RouteBonuses:
             return out
         return bonus
 
+    def reads(self, node: Node) -> bool:
+        """Whether some bonus looks at this stop (by its hex or its id)."""
+        return node.hex in self.hexes or node.id in self.node_ids
+
     def touches(self, nodes: Sequence[Node], path_hexes: Sequence[str] = ()) -> bool:
         """Whether some bonus can hit this route at all."""
         if any(n.hex in self.hexes or n.id in self.node_ids for n in nodes):
@@ -449,8 +453,7 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
     b = s.mods.bonuses
     # without candidates rules a pick is worth its pays plus what its bonus stops add (read once per set of them)
     keyed = b is not None and not s.mods.candidate_rules
-    bonus_at = {i for i in pay_at if nodes[i].hex in b.hexes or nodes[i].id in b.node_ids} \
-        if b is not None and keyed else set()
+    bonus_at = {i for i in pay_at if b.reads(nodes[i])} if b is not None and keyed else set()
     extra_of: dict[tuple[int, ...], int] = {}
     best: tuple[dict[int, int], int] | None = None
     for pick in picks:
@@ -481,7 +484,7 @@ def _worth_picking(s: _Search, optional: list[int], places: int,
     b = s.mods.bonuses
     if b is not None and b.uses_path:
         return optional
-    bonus = {i for i in optional if b is not None and (s.nodes[i].hex in b.hexes or s.nodes[i].id in b.node_ids)}
+    bonus = {i for i in optional if b is not None and b.reads(s.nodes[i])}
     tokened = [i for i in optional if i not in bonus and has_token_for(s.train, s.nodes[i])]
     plain = [i for i in optional if i not in bonus and not has_token_for(s.train, s.nodes[i])]
 
