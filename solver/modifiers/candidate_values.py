@@ -185,6 +185,31 @@ class CandidatePricer:
                 cap += max(0, int(m.amount))
         return cap
 
+    def bonus_weights(self, name: str, stop_ub: dict[str, int]) -> tuple[dict[str, int], dict[str, int], int]:
+        """Where the route bonuses (and the subsidy, when counted) of a train of this name add at most:
+        per node (a bonus on its stop, `stop_ub` bounding what the stop pays), per hex a route passes
+        (a path-hex bonus) and a constant (the combinations). A route earns at most its stops' pay, its
+        nodes' and passed hexes' parts and the constant: each hit counted at least once."""
+        d = self.train_mods(name)
+        node: dict[str, int] = {}
+        hexes: dict[str, int] = {}
+        const = 0
+        for m in d.mods.bonuses.modifiers if d is not None and d.mods.bonuses is not None else ():
+            if isinstance(m, ComboBonus):
+                const += max(0, sum(max(v for _, v in t) for t in m.sets)) if m.amount == SUM else max(0, int(m.amount))
+            elif m.target != "subsidy" or self.with_subsidy:
+                table = dict(m.table)
+                if m.scope == "path_hexes":
+                    for h, v in table.items():
+                        hexes[h] = hexes.get(h, 0) + max(0, int(v))  # type: ignore[call-overload]
+                    continue
+                for nid, n in self.board.nodes.items():
+                    v = table.get(nid if m.by_node else n.hex)
+                    if v is not None:
+                        own = stop_ub.get(nid, 0) if v == STOP_REVENUE else 0 if v == MINUS_STOP_REVENUE else int(v)
+                        node[nid] = node.get(nid, 0) + max(0, own)
+        return node, hexes, const
+
     def _per_node_values(self, m: StopBonus, values: list[int]) -> list[int]:
         """The positive values a `per_stop` bonus may pay, one per node it can hit (a route stops at a
         node once): a hex's value once per stop in that hex, largest first."""

@@ -15,6 +15,7 @@ from solver.model.board import NODE_KINDS, Board, DistanceRow, Node, Train
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg, PathIndex, walk_legs
 from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer, pays_every_stop
+from solver.routes.route_bound import ReachBound, reach_bound
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import (
     pour_fits_costs,
@@ -230,19 +231,36 @@ def _distance_gate(trains: Sequence[Train]):
 
 def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap: int = 2_000_000,
                      deadline: float | None = None, rules: WalkRules | None = None,
-                     cancel: CancelToken | None = None) -> tuple[list[RouteShape], bool]:
+                     cancel: CancelToken | None = None, bound: ReachBound | None = None,
+                     improve: Callable[[RouteShape, tuple[int, ...]], int] | None = None,
+                     ) -> tuple[list[RouteShape], bool]:
     """Every route (one direction only) that passes the shape rules and fits some train's distance,
     and whether the list is complete (False when the cap, the deadline or `cancel` cut it short).
 
-    Routes are grown stop by stop and abandoned as soon as no train's distance admits them.
+    Routes are grown stop by stop and abandoned as soon as no train's distance admits them. With
+    `bound` (one train counting plain stops: a branch and bound), also as soon as what they earn so
+    far and the most a continuation adds fall below the best price `improve` has given a route
+    walked before. `improve` prices each route kept, given its place in the walk without a bound
+    (the most promising steps are walked first); the routes kept are handed back in that order.
+    So every route that may earn the best price is kept, and its place is known.
     """
     rules = rules or standard_walk_rules(board)
     nodes = board.nodes
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
     fits = _distance_gate(trains) if trains else (lambda stops, crossings, cost, by_kind: False)
-    steps = {nid: [(leg, graph.mask(leg), nodes[leg.b], nodes[leg.b].visit_cost << KIND_SHIFT[nodes[leg.b].kind])
+    reach = bound
+    steps = {nid: [(leg, graph.mask(leg), nodes[leg.b], nodes[leg.b].visit_cost << KIND_SHIFT[nodes[leg.b].kind],
+                    reach.node[leg.b] + reach.leg[id(leg)] if reach else 0, reach.step_ahead(leg) if reach else None)
                    for leg in legs if leg.b in rules.visitable] for nid, legs in graph.legs_from.items()}
+    longest = reach.distance if reach is not None else 0
+    need = -reach.const if reach is not None else 0  # what a kept route's stops and legs add up to at least
+    # with a bound: per node and stops left, its steps most promising first; each leg's place in the plain order
+    ordered = {nid: [sorted(st, key=lambda s, left=left: -_promise(s, left)) for left in range(longest + 1)]
+               for nid, st in steps.items()} if reach is not None else {}
+    natural = {id(st[0]): i for st_list in steps.values() for i, st in enumerate(st_list)}
+    rank = {nid: i for i, nid in enumerate(graph.legs_from)}  # the plain order of the first stops
+    keys: list[tuple[int, ...]] = []  # with a bound: each kept route's place in the plain walk order
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
     need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
     steps_taken = [0]
@@ -254,13 +272,15 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     hexes_seen: dict[str, int] = {}  # with one stop per hex: the route's stops per hex
 
     def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
-             crossings: int, cost: int, token: bool, code: int) -> None:
+             crossings: int, cost: int, token: bool, code: int, value: int) -> None:
         steps_taken[0] += 1
         if steps_taken[0] % CHECK_EVERY == 0 and ((deadline is not None and time.monotonic() > deadline)
                                                   or (cancel is not None and cancel.cancelled)):
             raise _Stop
+        nonlocal need
         n_legs = len(legs)
-        for leg, leg_mask, node, node_code in steps[path[-1]]:
+        for leg, leg_mask, node, node_code, weight, ahead in (steps[path[-1]] if reach is None
+                                                              else ordered[path[-1]][longest - cost]):
             if leg_mask & mask or node.id in seen or (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 1)):
                 continue
             if node.groups and any(g in groups for g in node.groups):
@@ -278,38 +298,59 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                 seen.add(node.id)
                 new_mask = mask | leg_mask
                 new_token = token or node.tokened_by_company
-                if first < order[node.id] and node.id in ends and (new_token or not need_token):
+                new_value = value + weight
+                if first < order[node.id] and node.id in ends and (new_token or not need_token) and \
+                        (ahead is None or new_value >= need):
                     out.append(new_shape(RouteShape, (tuple(path), tuple(legs), new_mask, new_cross, new_cost,
                                                       new_token, new_code)))
+                    if improve is not None:
+                        keys.append((rank[path[0]], *(natural[id(step)] for step in legs)))
+                        need = max(need, improve(out[-1], keys[-1]) - reach.const)  # type: ignore[union-attr]
                     if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
                                            and time.monotonic() > deadline):
                         raise _Stop
                 # a route goes on through this stop only if it may pass it (asked here: no call for a dead end)
-                if node.id in passable and not (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 2)):
+                if node.id in passable and not (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 2)) and \
+                        (ahead is None or new_value + ahead[longest - new_cost] >= need):
                     hexes_seen[node.hex] = hexes_seen.get(node.hex, 0) + 1
                     grow(path, seen, legs, new_mask, stops, groups | set(node.groups) if node.groups else groups,
-                         new_cross, new_cost, new_token, new_code)
+                         new_cross, new_cost, new_token, new_code, new_value)
                     hexes_seen[node.hex] -= 1
                 seen.discard(node.id)
                 path.pop()
                 legs.pop()
             stops.pop()
 
+    starts = [s for s in graph.legs_from if s in rules.starts]
+    if reach is not None:  # the most promising first
+        starts.sort(key=lambda s: -(reach.node[s] + reach.start_ahead(s)[max(0, longest - nodes[s].visit_cost)]))
     try:
-        for start in graph.legs_from:
-            if start not in rules.starts:
-                continue
+        for start in starts:
             node = nodes[start]
+            value = reach.node[start] if reach is not None else 0
+            if reach is not None and value + reach.start_ahead(start)[max(0, longest - node.visit_cost)] < need:
+                continue  # no route from here earns the threshold
             first = order[start]
             hexes_seen.clear()
             hexes_seen[node.hex] = 1
             grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost, node.tokened_by_company,
-                 kind_code([node]))
+                 kind_code([node]), value)
     except _Stop:
-        return out, False
+        return _plain_order(out, keys), False
     finally:  # the recursive closure refers to itself: break that cycle, so that reference counting frees
         grow = None  # noqa: F841  everything it holds, with no work left for the cyclic collector
-    return out, True
+    return _plain_order(out, keys), True
+
+
+def _promise(step: tuple, left: int) -> int:
+    """What a walk step (`enumerate_routes`' steps with a bound) may add with `left` stops to go."""
+    node, weight, ahead = step[2], step[4], step[5]
+    return weight + ahead[left - node.visit_cost] if node.visit_cost <= left else -1
+
+
+def _plain_order(out: list[RouteShape], keys: list[tuple[int, ...]]) -> list[RouteShape]:
+    """The routes in the order of the walk without a bound (`keys`: their places in it), or as they are."""
+    return [out[i] for i in sorted(range(len(out)), key=keys.__getitem__)] if keys else out
 
 
 def reversed_legs(graph: LegGraph, legs: Sequence[Leg]) -> tuple[Leg, ...]:
@@ -378,6 +419,7 @@ class _Builder:
         self._top: dict[int, int] = {}  # per class, the most one stop pays
         self._row_value: dict[int, dict[str, tuple[int, int]]] = {}
         self._disjoint: dict[int, tuple[DistanceRow, ...] | None] = {}
+        self._quick: dict[int, Callable[[tuple[str, ...]], int] | None] = {}
 
     def fitting(self, k: int) -> list[int]:
         """The classes whose train may run shape k (length and token; the walk checked the rest)."""
@@ -452,18 +494,26 @@ class _Builder:
     def quick_uppers(self, ci: int, scan: _Scan) -> list[int]:
         """`upper(k, ci)` of the shapes in order, worked out a block of shapes at a time; fewer than all
         when the deadline or `cancel` cuts the scan short."""
-        longest = max((len(shape[0]) for shape in self.shapes), default=0)
-        caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
-        value = self._stops_bound(ci, longest)
+        bound = self.quick_bound(ci)
         out: list[int] = []
         for start in range(0, len(self.shapes), QUICK_BLOCK):
             if scan.expired():
                 break
-            if value is None:
+            if bound is None:
                 out.extend(self.upper(k, ci) for k in range(start, min(start + QUICK_BLOCK, len(self.shapes))))
             else:
-                out.extend(value(shape[0]) + caps[len(shape[0])] for shape in self.shapes[start:start + QUICK_BLOCK])
+                out.extend(bound(shape[0]) for shape in self.shapes[start:start + QUICK_BLOCK])
         return out
+
+    def quick_bound(self, ci: int) -> Callable[[tuple[str, ...]], int] | None:
+        """`upper(k, ci)` as a function of shape k's nodes (worked out once per class); None for a list
+        train with rows of their own (`upper` asks per shape)."""
+        if ci not in self._quick:
+            longest = max((len(shape[0]) for shape in self.shapes), default=0)
+            caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
+            value = self._stops_bound(ci, longest)
+            self._quick[ci] = None if value is None else (lambda nodes_: value(nodes_) + caps[len(nodes_)])
+        return self._quick[ci]
 
     def _stops_bound(self, ci: int, longest: int) -> Callable[[tuple[str, ...]], int] | None:
         """What `upper` counts for a route's stops, as a function of its nodes, for a class paid every stop or
@@ -647,28 +697,30 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     rules (`route_rules.train_findings`) and earns something.
 
     With `best_only` (for a company with one train and no run rules, whose best run is its best
-    route), only the best route is kept (the first in walk order of those that earn the most), and
-    the routes are priced best upper bound first, so that most are never priced (`_best_routes`).
+    route), only the best route is kept (the first in walk order of those that earn the most): the
+    walk is a branch and bound where the train allows it, else the routes are priced best upper
+    bound first, so that most are never priced (`_best_walked`).
     With `lazy` (several trains, many routes), the routes with the best upper bounds are priced first
     and the others only where they could still beat the run those give (`_lazy`).
     `stats["routes_walked"]` counts the routes the walk found either way. `with_subsidy`: a route's
     value includes its subsidy (the objective counts it).
 
-    The steps: `_walk` the shapes; price them (`_every_route`, `_best_routes`, or `_bounded_options`
-    then `_lazy`); add the local trains' one-stop runs (`_Builder.locals`)."""
+    The steps: `_walk` the shapes and price them (`_every_route`, or `_bounded_options` then `_lazy`),
+    or `_best_walked`; add the local trains' one-stop runs (`_Builder.locals`)."""
     if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
         walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
-    builder, complete = _walk(board, graph, classes, cap, walk_deadline, cancel, with_subsidy)
     scan = _Scan(deadline, cancel)
     if best_only:
-        cands = _best_routes(builder, scan)
-    elif lazy is not None and len(builder.shapes) * len(classes) >= LAZY_FROM:
-        cands, skipped, priced_all = _lazy(builder, _bounded_options(builder, scan), lazy, deadline, cancel)
-        complete = complete and priced_all
-        if stats is not None:
-            stats["never_priced"] = float(skipped)
+        builder, complete, cands = _best_walked(board, graph, classes, cap, walk_deadline, cancel, with_subsidy, scan)
     else:
-        cands = _every_route(builder, scan)
+        builder, complete = _walk(board, graph, classes, cap, walk_deadline, cancel, with_subsidy)
+        if lazy is not None and len(builder.shapes) * len(classes) >= LAZY_FROM:
+            cands, skipped, priced_all = _lazy(builder, _bounded_options(builder, scan), lazy, deadline, cancel)
+            complete = complete and priced_all
+            if stats is not None:
+                stats["never_priced"] = float(skipped)
+        else:
+            cands = _every_route(builder, scan)
     cands.extend(builder.locals())
     if stats is not None:
         stats["routes_walked"] = float(scan.walked)
@@ -683,6 +735,58 @@ def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, wal
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
     shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel)
     return _Builder(board, graph, classes, shapes, pricer), complete
+
+
+def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, walk_deadline: float | None,
+                 cancel: CancelToken | None, with_subsidy: bool, scan: _Scan) -> tuple[_Builder, bool, list[Candidate]]:
+    """Steps 1 and 2 with `best_only`: the builder, whether the walk was complete, and the best route.
+    A train counting plain stops is walked as a branch and bound (a `ReachBound`, each route kept
+    priced at once): it keeps every route that may earn the best price, with its place in the walk
+    without a bound, so the best route is the one the whole walk gives (the first in walk order, a
+    route ahead before its way back, of those earning the most). Other trains: `_best_routes`."""
+    pricer = candidate_pricer(board, with_subsidy)
+    walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
+    priced: list[RouteShape] = []
+    builder = _Builder(board, graph, classes, priced, pricer)
+    reach = _reach_bound(board, graph, walk, builder)
+    if reach is None:
+        builder.shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk,
+                                                    cancel=cancel)
+        return builder, complete, _best_routes(builder, scan)
+    best = 0
+    found: list[tuple[tuple[int, ...], int, Candidate]] = []  # (place in the walk, direction, candidate) earning `best`
+
+    def improve(shape: RouteShape, place: tuple[int, ...]) -> int:
+        nonlocal best, found
+        priced.append(shape)
+        scan.walked += 1
+        for j, cand in enumerate(builder.price(len(priced) - 1, builder.fitting(len(priced) - 1))):
+            if cand is None or not cand.revenue:
+                continue
+            value = max(cand.totals.values())
+            if value > best:
+                best, found = value, [(place, j, cand)]
+            elif value == best > 0:
+                found.append((place, j, cand))
+        return best
+    _shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel,
+                                         bound=reach, improve=improve)
+    return builder, complete, [min(found, key=lambda e: (e[0], e[1]))[2]] if found else []
+
+
+def _reach_bound(board: Board, graph: LegGraph, walk: WalkRules, builder: _Builder) -> ReachBound | None:
+    """The one-train walk's bound: for one train class counting plain stops, with no modifier that keeps
+    routes earning nothing or chooses the paying stops (None otherwise)."""
+    pricer = builder.pricer
+    if len(builder.classes) != 1 or (pricer is not None and pricer.keep_zero):
+        return None
+    train = builder.classes[0]
+    found = pricer.train_mods(train.name) if pricer is not None else None
+    if found is not None and found.mods.counted_stops is not None:
+        return None
+    stop_ub = builder.stop_upper(0)
+    node, hexes, const = pricer.bonus_weights(train.name, stop_ub) if pricer is not None else ({}, {}, 0)
+    return reach_bound(board, graph.legs_from, walk.visitable, walk.passable, train, stop_ub, node, hexes, const)
 
 
 @dataclass
@@ -751,4 +855,11 @@ def _best_routes(builder: _Builder, scan: _Scan) -> list[Candidate]:
 
 def _bounded_options(builder: _Builder, scan: _Scan) -> list[tuple[int, int, int]]:
     """Step 2, lazily: every (quick upper bound, shape, class) option, unpriced (`_lazy` prices them)."""
-    return [(builder.upper(k, ci), k, ci) for k in scan.shapes(len(builder.shapes)) for ci in builder.fitting(k)]
+    quick = [builder.quick_bound(ci) for ci in range(len(builder.classes))]
+    out = []
+    for k in scan.shapes(len(builder.shapes)):
+        nodes_ = builder.shapes[k][0]
+        for ci in builder.fitting(k):
+            bound = quick[ci]
+            out.append((bound(nodes_) if bound is not None else builder.upper(k, ci), k, ci))
+    return out

@@ -1,0 +1,93 @@
+"""At most what a route can still earn one train, for the one-train walk (`ReachBound`).
+
+With one train and no run rules the best run is the best route. The walk is then a branch and
+bound (`enumerate_routes`' `bound`): it does not grow a route whose stops so far, plus the most
+any continuation could add, earn less than the best route priced so far. A stop adds at most its
+pay (in the train's best row) and the bonuses keyed to it, a leg at most the path-hex bonuses of
+the hexes it passes, and the combinations a constant. The most a continuation of r more stops
+adds from node u, reached from p, is worked out for walks that never turn straight back (every
+route is such a walk, so this is a bound):
+
+    ahead[r][(p, u)] = max(0, max over legs u -> v, v != p: node[v] + leg + ahead[r - cost(v)][(u, v)])
+
+where only a node a route may pass through continues.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.model.board import Board, Train
+from solver.model.legs import Leg
+
+MAX_BOUNDED_STOPS = 12  # longer trains (a D, an 8+8) are walked without a bound: the table grows with the length
+
+
+@dataclass
+class ReachBound:
+    """What a stop and a leg add to a route at most, and what a continuation adds at most (see the module)."""
+
+    node: dict[str, int]  # node id -> the most its stop adds (its pay and its bonuses)
+    leg: dict[int, int]  # id(leg) -> the most the hexes it passes add (path-hex bonuses)
+    ahead: dict[tuple[str | None, str], list[int]]  # (previous node, node) -> per stops left, the most ahead
+    const: int  # what no stop or leg carries (combinations): added to every route's bound
+    distance: int
+
+    def step_ahead(self, leg: Leg) -> list[int]:
+        """Per stops left after reaching `leg.b` over `leg`, the most a continuation adds."""
+        return self.ahead.get((leg.a, leg.b), [0] * (self.distance + 1))
+
+    def start_ahead(self, nid: str) -> list[int]:
+        """Per stops left at a route's first stop, the most a continuation adds."""
+        return self.ahead.get((None, nid), [0] * (self.distance + 1))
+
+
+def reach_bound(board: Board, legs_from: dict[str, list[Leg]], visitable: frozenset[str], passable: frozenset[str],
+                train: Train, stop_pay: dict[str, int], bonus_node: dict[str, int], bonus_hex: dict[str, int],
+                const: int) -> ReachBound | None:
+    """The bound for one train counting plain stops (`stop_pay`: the most each node pays it; `bonus_node`,
+    `bonus_hex`, `const`: the most its bonuses add per stop, per hex passed and otherwise). None when
+    the train is not bounded so: another unit, a class, a local, too long, or a stop that costs nothing."""
+    if train.unit != "stops" or train.klass or train.local or train.by_hex or train.distance > MAX_BOUNDED_STOPS:
+        return None
+    if any(board.nodes[n].visit_cost < 1 for n in visitable):
+        return None
+    dist = train.distance
+    node = {n: stop_pay.get(n, 0) + bonus_node.get(n, 0) for n in visitable}
+    leg_w: dict[int, int] = {}
+    best_leg: dict[tuple[str, str], int] = {}  # (u, v) -> the most a leg between them adds (parallel track)
+    for u, legs in legs_from.items():
+        for leg in legs:
+            if leg.b not in visitable:
+                continue
+            w = leg_w[id(leg)] = sum(bonus_hex.get(h, 0) for h in set(leg.hexes)) if bonus_hex else 0
+            key = (u, leg.b)
+            best_leg[key] = max(best_leg.get(key, -1), w)
+    out_of: dict[str, list[tuple[str, int]]] = {}
+    for (u, v), w in best_leg.items():
+        out_of.setdefault(u, []).append((v, w))
+    cost = {n: board.nodes[n].visit_cost for n in visitable}
+    # per r: for every node u its two best steps (v, value), so that (p, u) takes the best with v != p
+    ahead: dict[tuple[str | None, str], list[int]] = {}
+    for pair in list(best_leg) + [(None, u) for u in legs_from]:
+        ahead[pair] = [0] * (dist + 1)  # type: ignore[index]
+    for r in range(1, dist + 1):
+        tops: dict[str, tuple[tuple[int, str | None], tuple[int, str | None]]] = {}
+        for u, steps in out_of.items():
+            first: tuple[int, str | None] = (0, None)
+            second: tuple[int, str | None] = (0, None)
+            for v, w in steps:
+                c = cost[v]
+                if c > r:
+                    continue
+                value = node[v] + w + (ahead[(u, v)][r - c] if v in passable else 0)
+                if value > first[0]:
+                    first, second = (value, v), first
+                elif value > second[0]:
+                    second = (value, v)
+            tops[u] = (first, second)
+        for (p, u), per_r in ahead.items():
+            found = tops.get(u)
+            if found is not None:
+                per_r[r] = found[0][0] if found[0][1] != p else found[1][0]
+    return ReachBound(node, leg_w, ahead, const, dist)

@@ -1,0 +1,133 @@
+"""The one-train walk's branch and bound (`solver.routes.route_bound`): the bound is never below what
+a route earns, on any prefix of it, and the bounded walk keeps the best route the whole walk gives.
+
+Checked on real boards: the last positions of one game of every title, each run by one of its
+company's trains that counts plain stops (alone, as a company with one train), and on the stress
+boards. A bound below a route's value would drop the optimum unnoticed: the first test catches
+it on every walked route; the second compares the answers."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.model.board import Board
+from solver.modifiers.candidate_values import candidate_pricer
+from solver.packing.pack import train_classes
+from solver.routes.candidates import (
+    _Builder,
+    _reach_bound,
+    build_leg_graph,
+    candidate_routes,
+    enumerate_routes,
+    standard_walk_rules,
+)
+from tests.support.corpus_files import TITLE_FILES
+from tests.support.stress_boards import stress_snapshots
+
+ROUTES_PER_BOARD = 4000  # routes whose every prefix is checked, per board
+WHOLE_WALK = 30_000  # boards whose whole walk is longer are not compared
+
+
+def _one_train_boards(raw: dict) -> list[Board]:
+    """The board once per distinct train of the company that counts plain stops, as its only train."""
+    board = board_from_snapshot(raw)
+    out, seen = [], set()
+    for t in board.trains:
+        if t.unit == "stops" and not t.klass and not t.local and t.spec_key() not in seen:
+            seen.add(t.spec_key())
+            out.append(replace(board, trains=[t]))
+    return out
+
+
+def _late_boards() -> list[tuple[str, Board]]:
+    out = []
+    for path in TITLE_FILES:
+        positions = [p for p in read_positions(path) if p.raw.get("revenue_model") in ("generic", "modifiers")]
+        for pos in positions[-2:]:
+            out.extend((path.parent.name, b) for b in _one_train_boards(pos.raw))
+    return out
+
+
+LATE = _late_boards()
+
+
+def _bound_breaks(board: Board) -> tuple[int, list[tuple]]:
+    """How many routes were checked, and every (route, prefix length, value, bound) whose value beats it."""
+    classes = train_classes(board.trains)[0]
+    graph = build_leg_graph(board)
+    pricer = candidate_pricer(board, True)
+    walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
+    reach = _reach_bound(board, graph, walk, _Builder(board, graph, classes, [], pricer))
+    if reach is None:
+        return 0, []
+    shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD, rules=walk)
+    builder = _Builder(board, graph, classes, shapes, pricer)
+    bad = []
+    for k, shape in enumerate(shapes):
+        value = max((v for c in builder.price(k, builder.fitting(k)) if c is not None for v in c.totals.values()),
+                    default=0)
+        nodes = [board.nodes[n] for n in shape.nodes]
+        so_far, cost = reach.node[shape.nodes[0]], nodes[0].visit_cost
+        ahead = reach.start_ahead(shape.nodes[0])
+        for i in range(len(nodes)):
+            if i:
+                so_far += reach.node[shape.nodes[i]] + reach.leg[id(shape.legs[i - 1])]
+                cost += nodes[i].visit_cost
+                ahead = reach.step_ahead(shape.legs[i - 1])
+            bound = so_far + ahead[reach.distance - cost] + reach.const
+            if value > bound:
+                bad.append((shape.nodes, i + 1, value, bound))
+    return len(shapes), bad
+
+
+@pytest.mark.parametrize(("title", "board"), LATE, ids=[f"{t}-{b.trains[0].name}" for t, b in LATE])
+def test_no_route_earns_more_than_the_bound_of_a_prefix(title: str, board: Board) -> None:
+    _checked, bad = _bound_breaks(board)
+    assert bad == []
+
+
+def test_most_late_boards_are_bounded() -> None:
+    """The bound applies to most of these trains (plain stops, at most 12, no free stop), so the test
+    above checks it on many boards."""
+    bounded = sum(_bound_breaks(board)[0] > 0 for _title, board in LATE)
+    assert bounded >= len(LATE) // 2
+
+
+def _first_best(board: Board) -> tuple[list, int, int] | None:
+    """The whole walk's best route (the first in walk order of those earning the most) as (nodes, its
+    value, how many routes the walk priced), None when the walk is too long to compare."""
+    classes = train_classes(board.trains)[0]
+    graph = build_leg_graph(board)
+    every, done = candidate_routes(board, graph, classes, cap=WHOLE_WALK)
+    if not done:
+        return None
+    values = [max(c.totals.values()) for c in every]
+    if not values:
+        return [], 0, 0
+    best = max(values)
+    return list(every[values.index(best)].nodes), best, len(every)
+
+
+BOARDS = LATE + [(f"stress-{t}", b) for t in ("1856", "1870", "1882", "1846") for raw in stress_snapshots(t)[:2]
+                 for b in _one_train_boards(raw)]
+
+
+def test_the_bounded_walk_keeps_the_whole_walks_best_route() -> None:
+    compared = pruned = 0
+    for title, board in BOARDS:
+        whole = _first_best(board)
+        if whole is None:
+            continue
+        stats: dict[str, float] = {}
+        kept, done = candidate_routes(board, build_leg_graph(board), train_classes(board.trains)[0],
+                                      best_only=True, stats=stats)
+        assert done
+        got = (list(kept[0].nodes), max(kept[0].totals.values())) if kept else ([], 0)
+        assert got == whole[:2], (title, board.trains[0].name)
+        compared += 1
+        pruned += stats["routes_walked"] < whole[2]
+    assert compared >= 40
+    assert pruned >= 20  # the bound cuts the walk short on many of them
