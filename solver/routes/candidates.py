@@ -5,6 +5,7 @@ depth-first walk over the leg graph, with track usage as a bit mask for fast pac
 from __future__ import annotations
 
 import heapq
+import math
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
@@ -627,7 +628,8 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
           cancel: CancelToken | None) -> tuple[list[Candidate], int, bool]:
     """Price the options (upper bound, shape, class) with the best bounds first, take a lower bound on
     the run from them, and price the others only where they could still beat it (paired with the best
-    of every other train, by the bounds of the unpriced ones: the argument of `packing.prune`).
+    of every other train, by the bounds of the unpriced ones: the argument of `packing.prune`), in
+    rounds: best bound first, four times as many each round, the lower bound taken again after each.
     Returns the candidates in shape order, how many options were never priced, and whether every
     option that could matter was priced (False when the deadline or `cancel` cut the pricing short)."""
     options.sort(key=lambda o: -o[0])
@@ -664,27 +666,45 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
 
     priced(first)
     lower = lazy.lower_of(list(made.values()))
+    dropped: list[tuple[int, int, int]] = []  # options that cannot beat the lower bound: never priced
+    chunk = LAZY_FIRST
+    while rest and complete:
+        floor = _floors(made, rest, lazy.counts, lower)
+        loose = []
+        for o in rest:
+            (loose if o[0] > floor[o[2]] else dropped).append(o)
+        take, rest = loose[:chunk], loose[chunk:]
+        if len(loose) * 2 < len(dropped) + len(loose):  # the quick bounds prune: the tight ones are worth asking
+            tight = [builder.upper(o[1], o[2], tight=True) > floor[o[2]] for o in take]
+            dropped.extend(o for o, ok in zip(take, tight) if not ok)
+            take = [o for o, ok in zip(take, tight) if ok]
+        priced(take)
+        if rest:  # the options priced may give a better run: the rest are weighed against it
+            lower = max(lower, lazy.lower_of(list(made.values())))
+        chunk *= 4
+    keep = [o for o in dropped if lazy.must_keep(
+        Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))]
+    priced(keep)
+    return [made[key] for key in sorted(made)], len(dropped) - len(keep), complete
+
+
+def _floors(made: dict[tuple[int, int], Candidate], rest: list[tuple[int, int, int]], counts: Sequence[int],
+            lower: int) -> dict[int, float]:
+    """Per class, the value an option must exceed to be in a run beating `lower`, paired with the best of
+    every other train (the priced candidates' values and the unpriced options' bounds): the argument
+    of `packing.prune`, solved for the option's value."""
     values: dict[int, list[int]] = defaultdict(list)
     for c in made.values():
         for ci, v in c.totals.items():
             values[ci].append(v)
     for ub, _k, ci in rest:
         values[ci].append(ub)
-    tops = {ci: heapq.nlargest(lazy.counts[ci], [v for v in vs if v > 0]) for ci, vs in values.items()}
+    tops = {ci: heapq.nlargest(counts[ci], [v for v in vs if v > 0]) for ci, vs in values.items()}
     upper = sum(sum(t) for t in tops.values())
-
-    def could_beat(v: int, ci: int) -> bool:
-        t = tops.get(ci, [])
-        return (upper - t[-1] + v if len(t) == lazy.counts[ci] and v < t[-1] else upper) > lower
-
-    loose = [o for o in rest if could_beat(o[0], o[2])]
-    if len(loose) * 2 < len(rest):  # the quick bounds prune: the tight ones (dearer) are worth asking
-        loose = [o for o in loose if could_beat(builder.upper(o[1], o[2], tight=True), o[2])]
-    kept = set(loose)
-    keep = loose + [o for o in rest if o not in kept and lazy.must_keep(
-        Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))]
-    priced(keep)
-    return [made[key] for key in sorted(made)], len(rest) - len(keep), complete
+    if upper <= lower:
+        return defaultdict(lambda: math.inf)
+    # an option worth v takes the place of its class's weakest top: upper - t[-1] + v > lower
+    return defaultdict(lambda: -math.inf, {ci: lower - upper + t[-1] for ci, t in tops.items() if len(t) == counts[ci]})
 
 
 def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int = 2_000_000,

@@ -17,6 +17,7 @@ from solver.modifiers.sharing import overlap_group, overlap_rule, stop_pays_once
 from solver.packing.budget import Budget
 from solver.packing.outcome import Choice, Packing
 from solver.packing.pack import claims_of_choice, greedy, pack, prune, run_value, stop_bound, train_classes
+from solver.packing.pair import best_pair
 from solver.packing.portfolio import race, wants_compact
 from solver.packing.recheck import recheck
 from solver.packing.setpack import exact_packing
@@ -75,7 +76,9 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
     groups = [track_group(board, t) + overlap_group(overlap, t.name, 0) for t in reps]
 
     def lower_of(some: list[Candidate]) -> int:  # a legal run of some candidates: a lower bound on the optimum
-        return run_value(some, greedy(some, counts, groups, GREEDY_STARTS_MANY, None, terms, opts.cancel), terms) or 0
+        found = run_value(some, greedy(some, counts, groups, GREEDY_STARTS_MANY, None, terms, opts.cancel), terms)
+        pair = best_pair(some, counts, groups) if terms is None else None  # two trains: the best pair
+        return max(found or 0, run_value(some, pair) if pair else 0)
 
     # many routes and no best-route award: price the promising routes first, the rest only if they could matter
     lazy = LazyBound(counts, lower_of, terms.qualifies if terms is not None else lambda c: False) \

@@ -1,0 +1,66 @@
+"""The best run of a company with two trains: a lower bound the greedy packing can miss.
+
+The greedy packing takes the best route first, and on a board where the best routes of both trains
+meet at one place it pairs that route with a poor one. With two trains the best run is the best pair
+of routes that share no track: for each route of the first train, best first, the best route of the
+second that shares no track with it is one look-up in a bit set per track key (the second train's
+routes, best first, that use the key). The search ends once a route of the first train, with the
+best route of the second, cannot beat the pair found. Partners are looked for among the second
+train's best routes only, and the first train's routes are looked at up to a limit: the pair found
+is a run (a lower bound) either way.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from solver.packing.outcome import Choice
+from solver.routes.candidates import Candidate, mask_bits
+
+MAX_FIRST = 4096  # routes of the first train looked at, at most (the pair found so far is still a run)
+MAX_SECOND = 4096  # the best routes of the second train a partner is looked for among
+
+
+def best_pair(cands: list[Candidate], counts: list[int], groups: list[str]) -> list[Choice] | None:
+    """The best run of two trains (two classes of one train each, or one class of two), as (candidate,
+    class) choices; None when the company does not run exactly two trains on one track group."""
+    classes = [ci for ci, n in enumerate(counts) if n]
+    if sum(counts) != 2 or len({groups[ci] for ci in classes}) != 1:
+        return None
+    first_ci, second_ci = classes[0], classes[-1]
+    firsts = _by_value(cands, first_ci)
+    seconds = firsts if second_ci == first_ci else _by_value(cands, second_ci)
+    singles = [(some[0][0], some[0][1], ci) for some, ci in ((firsts, first_ci), (seconds, second_ci)) if some]
+    if not singles:
+        return []
+    best_value, r, ci = max(singles, key=lambda e: e[0])  # one route alone is a run too
+    best = [(r, ci)]
+    if not firsts or not seconds:
+        return best
+    seconds = seconds[:MAX_SECOND]
+    rows: dict[int, bytearray] = defaultdict(lambda: bytearray(len(seconds) // 8 + 1))
+    for j, (_v, r) in enumerate(seconds):
+        for bit in mask_bits(cands[r].mask):
+            rows[bit][j >> 3] |= 1 << (j & 7)
+    users = {bit: int.from_bytes(row, "little") for bit, row in rows.items()}  # track key -> the seconds using it
+    place = {r: j for j, (_v, r) in enumerate(seconds)}
+    everyone = (1 << len(seconds)) - 1
+    for value, r in firsts[:MAX_FIRST]:
+        if value + seconds[0][0] <= best_value:
+            break
+        taken = 1 << place[r] if r in place else 0  # a route runs once
+        for bit in mask_bits(cands[r].mask):
+            taken |= users.get(bit, 0)
+        free = everyone & ~taken
+        if free:
+            j = (free & -free).bit_length() - 1
+            if value + seconds[j][0] > best_value:
+                best_value, best = value + seconds[j][0], [(r, first_ci), (seconds[j][1], second_ci)]
+    return best
+
+
+def _by_value(cands: list[Candidate], ci: int) -> list[tuple[int, int]]:
+    """(value, candidate) of the class's routes that earn something, best first (ties: candidate order)."""
+    out = [(c.totals[ci], r) for r, c in enumerate(cands) if ci in c.totals and c.totals[ci] > 0]
+    out.sort(key=lambda e: -e[0])
+    return out
