@@ -4,10 +4,12 @@ depth-first walk over the leg graph, with track usage as a bit mask for fast pac
 
 from __future__ import annotations
 
+import bisect
 import heapq
+import itertools
 import math
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -381,7 +383,7 @@ class LazyBound:
 
     counts: Sequence[int]
     lower_of: Callable[[list[Candidate]], int]
-    must_keep: Callable[[Candidate], bool] = lambda c: False
+    must_keep: Callable[[Candidate], bool] | None = None  # None: no route must be kept
 
 
 LAZY_FROM = 3000  # options (route, class) from which the lazy build pays
@@ -413,7 +415,7 @@ class _Builder:
         self.quick_fit = [_quick_fit(t) for t in classes]
         self.pours = [_pour_by_kind([t]) if t.unit == "stops_by_type" and not t.klass and not t.local else None
                       for t in classes]
-        self.need_stops = None in self.quick_fit
+        self.need_stops = any(q is None and p is None for q, p in zip(self.quick_fit, self.pours))  # train_findings
         self.keep_zero = pricer is not None and pricer.keep_zero
         self._caps: dict[tuple[int, int], int] = {}
         self._ub_node: dict[int, dict[str, int]] = {}
@@ -421,10 +423,21 @@ class _Builder:
         self._row_value: dict[int, dict[str, tuple[int, int]]] = {}
         self._disjoint: dict[int, tuple[DistanceRow, ...] | None] = {}
         self._quick: dict[int, Callable[[tuple[str, ...]], int] | None] = {}
+        self._fits: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}  # (token, crossings, cost, code) -> classes
 
-    def fitting(self, k: int) -> list[int]:
-        """The classes whose train may run shape k (length and token; the walk checked the rest)."""
+    def fitting(self, k: int) -> tuple[int, ...]:
+        """The classes whose train may run shape k (length and token; the walk checked the rest). Without
+        a train that must look at the stops, shapes alike in token, crossings and visit costs share it."""
         nodes_, _legs, _mask, crossings, cost, token, code = self.shapes[k]
+        if self.need_stops:
+            return self._fitting(nodes_, crossings, cost, token, code)
+        key = (token, crossings, cost, code)
+        found = self._fits.get(key)
+        if found is None:
+            found = self._fits[key] = self._fitting(nodes_, crossings, cost, token, code)
+        return found
+
+    def _fitting(self, nodes_: tuple[str, ...], crossings: int, cost: int, token: bool, code: int) -> tuple[int, ...]:
         stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []
         out = []
         for ci, train in enumerate(self.classes):
@@ -438,7 +451,7 @@ class _Builder:
             elif train_findings(train, stops, crossings, cost, token):
                 continue
             out.append(ci)
-        return out
+        return tuple(out)
 
     def stop_upper(self, ci: int) -> dict[str, int]:
         """Per node, at least what it pays class ci in any row (never below 0)."""
@@ -666,39 +679,48 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
 
     priced(first)
     lower = lazy.lower_of(list(made.values()))
-    dropped: list[tuple[int, int, int]] = []  # options that cannot beat the lower bound: never priced
+    # the unpriced options per class, best bound first, each with its place in the whole order
+    waiting: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
+    for place, (ub, k, ci) in enumerate(rest):
+        waiting[ci].append((ub, k, ci, place))
+    dropped: list[tuple[int, int, int, int]] = []  # options that cannot beat the lower bound: never priced
     chunk = LAZY_FIRST
-    while rest and complete:
-        floor = _floors(made, rest, lazy.counts, lower)
-        loose = []
-        for o in rest:
-            (loose if o[0] > floor[o[2]] else dropped).append(o)
-        take, rest = loose[:chunk], loose[chunk:]
-        if len(loose) * 2 < len(dropped) + len(loose):  # the quick bounds prune: the tight ones are worth asking
+    while any(waiting.values()) and complete:
+        floor = _floors(made, waiting, lazy.counts, lower)
+        loose = {}
+        for ci, some in waiting.items():  # an option could beat it when its bound is above its class's floor
+            cut = bisect.bisect_left(some, -floor[ci], key=lambda o: -o[0])
+            loose[ci] = some[:cut]
+            dropped.extend(some[cut:])
+        take = list(itertools.islice(heapq.merge(*loose.values(), key=lambda o: o[3]), chunk))
+        taken = Counter(o[2] for o in take)
+        waiting = defaultdict(list, {ci: some[taken[ci]:] for ci, some in loose.items()})
+        if sum(map(len, loose.values())) < len(dropped):  # the quick bounds prune: the tight ones are worth asking
             tight = [builder.upper(o[1], o[2], tight=True) > floor[o[2]] for o in take]
             dropped.extend(o for o, ok in zip(take, tight) if not ok)
             take = [o for o, ok in zip(take, tight) if ok]
-        priced(take)
-        if rest:  # the options priced may give a better run: the rest are weighed against it
+        priced([o[:3] for o in take])
+        if any(waiting.values()):  # the options priced may give a better run: the rest are weighed against it
             lower = max(lower, lazy.lower_of(list(made.values())))
         chunk *= 4
-    keep = [o for o in dropped if lazy.must_keep(
-        Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))]
+    must = lazy.must_keep
+    keep = [o[:3] for o in sorted(dropped, key=lambda o: o[3]) if must is not None and must(
+        Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))] if must else []
     priced(keep)
     return [made[key] for key in sorted(made)], len(dropped) - len(keep), complete
 
 
-def _floors(made: dict[tuple[int, int], Candidate], rest: list[tuple[int, int, int]], counts: Sequence[int],
-            lower: int) -> dict[int, float]:
+def _floors(made: dict[tuple[int, int], Candidate], waiting: dict[int, list[tuple[int, int, int, int]]],
+            counts: Sequence[int], lower: int) -> dict[int, float]:
     """Per class, the value an option must exceed to be in a run beating `lower`, paired with the best of
-    every other train (the priced candidates' values and the unpriced options' bounds): the argument
-    of `packing.prune`, solved for the option's value."""
+    every other train (the priced candidates' values and the unpriced options' bounds, best first):
+    the argument of `packing.prune`, solved for the option's value."""
     values: dict[int, list[int]] = defaultdict(list)
     for c in made.values():
         for ci, v in c.totals.items():
             values[ci].append(v)
-    for ub, _k, ci in rest:
-        values[ci].append(ub)
+    for ci, some in waiting.items():
+        values[ci].extend(o[0] for o in some[:counts[ci]])
     tops = {ci: heapq.nlargest(counts[ci], [v for v in vs if v > 0]) for ci, vs in values.items()}
     upper = sum(sum(t) for t in tops.values())
     if upper <= lower:

@@ -81,7 +81,7 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
         return max(found or 0, run_value(some, pair) if pair else 0)
 
     # many routes and no best-route award: price the promising routes first, the rest only if they could matter
-    lazy = LazyBound(counts, lower_of, terms.qualifies if terms is not None else lambda c: False) \
+    lazy = LazyBound(counts, lower_of, terms.qualifies if terms is not None else None) \
         if terms is None or not terms.best else None
     # one train and no run rules: the best run is the best route, so only routes that beat all before are kept
     find_routes = candidate_routes if prepared is None else prepared.candidate_routes
