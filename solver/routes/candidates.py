@@ -386,7 +386,7 @@ class LazyBound:
     must_keep: Callable[[Candidate], bool] | None = None  # None: no route must be kept
 
 
-LAZY_FROM = 3000  # options (route, class) from which the lazy build pays
+LAZY_FROM = 1000  # options (route, class) from which the lazy build pays
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
 
 
@@ -642,7 +642,8 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
     """Price the options (upper bound, shape, class) with the best bounds first, take a lower bound on
     the run from them, and price the others only where they could still beat it (paired with the best
     of every other train, by the bounds of the unpriced ones: the argument of `packing.prune`), in
-    rounds: best bound first, four times as many each round, the lower bound taken again after each.
+    rounds: best bound first, four times as many each round, each asked its tight bound before it is
+    priced, the lower bound taken again after each.
     Returns the candidates in shape order, how many options were never priced, and whether every
     option that could matter was priced (False when the deadline or `cancel` cut the pricing short)."""
     options.sort(key=lambda o: -o[0])
@@ -695,11 +696,11 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
         take = list(itertools.islice(heapq.merge(*loose.values(), key=lambda o: o[3]), chunk))
         taken = Counter(o[2] for o in take)
         waiting = defaultdict(list, {ci: some[taken[ci]:] for ci, some in loose.items()})
-        if sum(map(len, loose.values())) < len(dropped):  # the quick bounds prune: the tight ones are worth asking
-            tight = [builder.upper(o[1], o[2], tight=True) > floor[o[2]] for o in take]
-            dropped.extend(o for o, ok in zip(take, tight) if not ok)
-            take = [o for o, ok in zip(take, tight) if ok]
-        priced([o[:3] for o in take])
+        # asked its tight bound (only the bonuses it can hit) where its stops alone might not beat the floor
+        tight = [o[0] - builder.bonus_cap(o[2], len(builder.shapes[o[1]].nodes)) > floor[o[2]]
+                 or builder.upper(o[1], o[2], tight=True) > floor[o[2]] for o in take]
+        dropped.extend(o for o, ok in zip(take, tight) if not ok)
+        priced([o[:3] for o, ok in zip(take, tight) if ok])
         if any(waiting.values()):  # the options priced may give a better run: the rest are weighed against it
             lower = max(lower, lazy.lower_of(list(made.values())))
         chunk *= 4
