@@ -17,12 +17,14 @@ STOP_REPEAT_S = 0.005  # how often the stop request is repeated once the deadlin
 
 
 def run_cpsat(model: cp_model.CpModel, deadline: float, workers: int,
-              cancel: CancelToken | None = None) -> tuple[cp_model.CpSolver, int]:
+              cancel: CancelToken | None = None, presolve: bool = True) -> tuple[cp_model.CpSolver, int]:
     """Solve `model` until `deadline` (time.monotonic) with `workers` search workers, or until
-    `cancel` is set; the solver (for values and bounds) and its status code."""
+    `cancel` is set; the solver (for values and bounds) and its status code. `presolve=False` for
+    small models solved many times over, where presolving costs more than it saves."""
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.001, deadline - time.monotonic())
     solver.parameters.num_workers = max(1, workers)
+    solver.parameters.cp_model_presolve = presolve
     solver.parameters.catch_sigint_signal = False
     wake = threading.Event()
     finished = threading.Event()

@@ -99,7 +99,9 @@ def _solve_with_cuts(board: Board, ctx: Harzbahn, model: Model1873, deadline: fl
     exact = True
     relaxed: int | None = None
     for rnd in range(1, MAX_ROUNDS + 1):
-        solver, code = run_cpsat(model.model, max(deadline, time.monotonic() + 0.01), opts.workers, opts.cancel)
+        # a round's model is small and is solved again after each cut: presolving it costs more than it saves
+        solver, code = run_cpsat(model.model, max(deadline, time.monotonic() + 0.01), opts.workers, opts.cancel,
+                                 presolve=False)
         if code == cp_model.INFEASIBLE:
             return "INFEASIBLE", None, None, rnd
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
