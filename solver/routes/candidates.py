@@ -796,25 +796,15 @@ def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: i
         builder.shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk,
                                                     cancel=cancel)
         return builder, complete, _best_routes(builder, scan)
-    best = 0
-    found: list[tuple[tuple[int, ...], int, Candidate]] = []  # (place in the walk, direction, candidate) earning `best`
+    best = _Best()
 
     def improve(shape: RouteShape, place: tuple[int, ...]) -> int:
-        nonlocal best, found
         priced.append(shape)
         scan.walked += 1
-        for j, cand in enumerate(builder.price(len(priced) - 1, builder.fitting(len(priced) - 1))):
-            if cand is None or not cand.revenue:
-                continue
-            value = max(cand.totals.values())
-            if value > best:
-                best, found = value, [(place, j, cand)]
-            elif value == best > 0:
-                found.append((place, j, cand))
-        return best
+        return best.offer(place, builder.price(len(priced) - 1, builder.fitting(len(priced) - 1)))
     _shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel,
                                          bound=reach, improve=improve)
-    return builder, complete, [min(found, key=lambda e: (e[0], e[1]))[2]] if found else []
+    return builder, complete, best.first()
 
 
 def _reach_bound(board: Board, graph: LegGraph, walk: WalkRules, builder: _Builder) -> ReachBound | None:
@@ -876,24 +866,41 @@ def _best_routes(builder: _Builder, scan: _Scan) -> list[Candidate]:
     quick = [builder.quick_uppers(ci, scan) for ci in range(n_classes)]  # the shapes' bounds a block at a time
     bounds = quick[0] if n_classes == 1 else [max(col) for col in zip(*quick)]
     by_bound = sorted((-bounds[k], k) for k in scan.shapes(len(bounds)))
-    best = 0
-    found: list[tuple[int, int, Candidate]] = []  # (shape, direction, candidate) of the routes earning `best`
+    best = _Best()
     for i, (minus_bound, k) in enumerate(by_bound):
-        if -minus_bound < best:
+        if -minus_bound < best.value:
             break
         if i % 256 == 255 and scan.expired():
             break
-        if max(builder.upper(k, ci, tight=True) for ci in range(n_classes)) < best:
+        if max(builder.upper(k, ci, tight=True) for ci in range(n_classes)) < best.value:
             continue
-        for j, cand in enumerate(builder.price(k, builder.fitting(k))):
+        best.offer((k,), builder.price(k, builder.fitting(k)))
+    return best.first()
+
+
+class _Best:
+    """The routes earning the most so far, each with its place in the walk and its direction (0 ahead, 1
+    reversed): the answer is the first of them."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self.found: list[tuple[tuple[int, ...], int, Candidate]] = []
+
+    def offer(self, place: tuple[int, ...], cands: Sequence[Candidate | None]) -> int:
+        """Take a route's candidates (ahead, and reversed where that pays more); the best value so far."""
+        for j, cand in enumerate(cands):
             if cand is None or not cand.revenue:
                 continue
             value = max(cand.totals.values())
-            if value > best:
-                best, found = value, [(k, j, cand)]
-            elif value == best > 0:
-                found.append((k, j, cand))
-    return [min(found, key=lambda e: (e[0], e[1]))[2]] if found else []
+            if value > self.value:
+                self.value, self.found = value, [(place, j, cand)]
+            elif value == self.value > 0:
+                self.found.append((place, j, cand))
+        return self.value
+
+    def first(self) -> list[Candidate]:
+        """The first route earning the most (none when no route earns anything)."""
+        return [min(self.found, key=lambda e: (e[0], e[1]))[2]] if self.found else []
 
 
 def _bounded_options(builder: _Builder, scan: _Scan) -> list[tuple[int, int, int]]:
