@@ -97,13 +97,14 @@ def _legs_within(board: Board, reach: int, allowed_tracks: frozenset[str] | None
 
 def token_reach(board: Board, trains: Sequence[Train]) -> int | None:
     """How many legs from a stop with the company's token a route of these trains may reach, when every
-    train needs a token and counts plain stops of which none is free (a route of n stops holding a
-    token reaches n - 1 legs from it); None when some train is not bounded so."""
-    if not trains or not all(t.requires_token and t.unit == "stops" and not t.klass and not t.local
-                             for t in trains):
+    train needs a token: a route holds one, so it stays among the stops connected to a station; when
+    every train also counts plain stops of which none is free, a route of n stops reaches n - 1 legs
+    from its token. None when some train needs no token."""
+    if not trains or not all(t.requires_token for t in trains):
         return None
-    if any(n.visit_cost < 1 for n in board.nodes.values() if n.kind != "junction"):
-        return None
+    if not all(t.unit == "stops" and not t.klass and not t.local for t in trains) or \
+            any(n.visit_cost < 1 for n in board.nodes.values() if n.kind != "junction"):
+        return len(board.nodes)  # no bound on the legs: every stop connected to a station
     return max(t.distance for t in trains) - 1
 
 

@@ -1,0 +1,67 @@
+"""The leg graph within reach of the company's stations (`token_reach`, `build_leg_graph(reach=...)`):
+when every train needs a token, the walk over it finds exactly the routes, in the same order, that the
+walk over the whole board's leg graph finds; only stops no route of the company can reach are left out.
+
+Checked on the last positions of one game of every title, once with the company's own trains and once
+with each train made unbounded (a D: the reach then is every stop connected to a station)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.model.board import UNLIMITED, Board
+from solver.modifiers.candidate_values import candidate_pricer
+from solver.packing.pack import train_classes
+from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules, token_reach
+from tests.support.corpus_files import TITLE_FILES
+
+ROUTES = 20_000  # routes compared per board, at most
+
+
+def _boards() -> list[tuple[str, Board]]:
+    out = []
+    for path in TITLE_FILES:
+        positions = [p for p in read_positions(path) if p.raw.get("revenue_model") in ("generic", "modifiers")]
+        for pos in positions[-2:]:
+            board = board_from_snapshot(pos.raw)
+            unbounded = [replace(t, distance=UNLIMITED) if t.unit == "stops" else t for t in board.trains]
+            out += [(path.parent.name, board), (f"{path.parent.name}-D", replace(board, trains=unbounded))]
+    return out
+
+
+BOARDS = _boards()
+
+
+def _walk(board: Board, reach: int | None) -> tuple[list[tuple], int]:
+    """The routes walked (nodes and legs' paths, in order) over the graph within `reach`, and its stops."""
+    classes = train_classes(board.trains)[0]
+    graph = build_leg_graph(board, reach=reach)
+    pricer = candidate_pricer(board, True)
+    walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
+    shapes, _done = enumerate_routes(board, graph, classes, cap=ROUTES, rules=walk)
+    return [(s.nodes, tuple(leg.paths for leg in s.legs)) for s in shapes], len(graph.legs_from)
+
+
+@pytest.mark.parametrize(("title", "board"), BOARDS, ids=[t for t, _b in BOARDS])
+def test_the_walk_within_reach_finds_the_same_routes(title: str, board: Board) -> None:
+    reach = token_reach(board, train_classes(board.trains)[0])
+    if reach is None:  # a train that needs no token: the whole board is walked
+        assert not all(t.requires_token for t in board.trains)
+        return
+    within, stops_within = _walk(board, reach)
+    whole, stops = _walk(board, None)
+    assert within == whole
+    assert stops_within <= stops
+
+
+def test_the_reach_leaves_stops_out() -> None:
+    """On most boards some stops are out of every route's reach, so the comparison above is not empty talk."""
+    smaller = 0
+    for _title, board in BOARDS:
+        reach = token_reach(board, train_classes(board.trains)[0])
+        if reach is not None:
+            smaller += len(build_leg_graph(board, reach=reach).legs_from) < len(build_leg_graph(board).legs_from)
+    assert smaller >= len(BOARDS) // 2
