@@ -40,7 +40,7 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str]) -> l
     seconds = seconds[:MAX_SECOND]
     rows: dict[int, bytearray] = defaultdict(lambda: bytearray(len(seconds) // 8 + 1))
     for j, (_v, r) in enumerate(seconds):
-        for bit in mask_bits(cands[r].mask):
+        for bit in _bits(cands[r]):
             rows[bit][j >> 3] |= 1 << (j & 7)
     users = {bit: int.from_bytes(row, "little") for bit, row in rows.items()}  # track key -> the seconds using it
     place = {r: j for j, (_v, r) in enumerate(seconds)}
@@ -49,7 +49,7 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str]) -> l
         if value + seconds[0][0] <= best_value:
             break
         taken = 1 << place[r] if r in place else 0  # a route runs once
-        for bit in mask_bits(cands[r].mask):
+        for bit in _bits(cands[r]):
             taken |= users.get(bit, 0)
         free = everyone & ~taken
         if free:
@@ -57,6 +57,13 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str]) -> l
             if value + seconds[j][0] > best_value:
                 best_value, best = value + seconds[j][0], [(r, first_ci), (seconds[j][1], second_ci)]
     return best
+
+
+def _bits(cand: Candidate) -> tuple[int, ...]:
+    """The candidate's track bits, worked out once (the lazy build asks for a pair after every round)."""
+    if not cand.bits and cand.mask:
+        cand.bits = tuple(mask_bits(cand.mask))
+    return cand.bits
 
 
 def _by_value(cands: list[Candidate], ci: int) -> list[tuple[int, int]]:

@@ -160,7 +160,7 @@ class Candidate:
     legs: tuple[Leg, ...]
     mask: int
     revenue: dict[int, list[int]] = field(default_factory=dict)  # class index -> stop revenues
-    bits: tuple[int, ...] = ()  # the set bits of `mask` (filled in once candidates are pruned)
+    bits: tuple[int, ...] = ()  # the set bits of `mask` (filled in when first needed)
     subsidy: dict[int, int] = field(default_factory=dict)  # class index -> the subsidy among its revenue list
 
     _totals: dict[int, int] | None = field(default=None, repr=False, compare=False)
