@@ -21,9 +21,11 @@ MAX_FIRST = 4096  # routes of the first train looked at, at most (the pair found
 MAX_SECOND = 4096  # the best routes of the second train a partner is looked for among
 
 
-def best_pair(cands: list[Candidate], counts: list[int], groups: list[str]) -> list[Choice] | None:
+def best_pair(cands: list[Candidate], counts: list[int], groups: list[str], beat: int = 0) -> list[Choice] | None:
     """The best run of two trains (two classes of one train each, or one class of two), as (candidate,
-    class) choices; None when the company does not run exactly two trains on one track group."""
+    class) choices; None when the company does not run exactly two trains on one track group. With
+    `beat` (a run known to earn that much), a pair that cannot earn more is not looked for: the answer
+    is then the best run only when that run earns more than `beat`."""
     classes = [ci for ci, n in enumerate(counts) if n]
     if sum(counts) != 2 or len({groups[ci] for ci in classes}) != 1:
         return None
@@ -37,7 +39,13 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str]) -> l
     best = [(r, ci)]
     if not firsts or not seconds:
         return best
-    seconds = seconds[:MAX_SECOND]
+    # only routes that, with the other train's best, could beat `beat` (and the best single route)
+    seconds = [e for e in seconds[:MAX_SECOND] if e[0] + firsts[0][0] > beat]
+    same = first_ci == second_ci  # two trains of one class: each pair is looked at from its better route
+    if same:
+        firsts = seconds
+    if not seconds:
+        return best
     rows: dict[int, bytearray] = defaultdict(lambda: bytearray(len(seconds) // 8 + 1))
     for j, (_v, r) in enumerate(seconds):
         for bit in _bits(cands[r]):
@@ -45,13 +53,14 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str]) -> l
     users = {bit: int.from_bytes(row, "little") for bit, row in rows.items()}  # track key -> the seconds using it
     place = {r: j for j, (_v, r) in enumerate(seconds)}
     everyone = (1 << len(seconds)) - 1
-    for value, r in firsts[:MAX_FIRST]:
-        if value + seconds[0][0] <= best_value:
+    for i, (value, r) in enumerate(firsts[:MAX_FIRST]):
+        partner = seconds[0][0] if not same else seconds[i + 1][0] if i + 1 < len(seconds) else 0
+        if value + partner <= max(best_value, beat):
             break
         taken = 1 << place[r] if r in place else 0  # a route runs once
         for bit in _bits(cands[r]):
             taken |= users.get(bit, 0)
-        free = everyone & ~taken
+        free = everyone & ~taken & (~((2 << i) - 1) if same else everyone)  # one class: the partners after it
         if free:
             j = (free & -free).bit_length() - 1
             if value + seconds[j][0] > best_value:

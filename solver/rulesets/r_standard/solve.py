@@ -76,9 +76,9 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
     groups = [track_group(board, t) + overlap_group(overlap, t.name, 0) for t in reps]
 
     def lower_of(some: list[Candidate]) -> int:  # a legal run of some candidates: a lower bound on the optimum
-        found = run_value(some, greedy(some, counts, groups, GREEDY_STARTS_MANY, None, terms, opts.cancel), terms)
-        pair = best_pair(some, counts, groups) if terms is None else None  # two trains: the best pair
-        return max(found or 0, run_value(some, pair) if pair else 0)
+        found = run_value(some, greedy(some, counts, groups, GREEDY_STARTS_MANY, None, terms, opts.cancel), terms) or 0
+        pair = best_pair(some, counts, groups, found) if terms is None else None  # two trains: the best pair
+        return max(found, run_value(some, pair) if pair else 0)
 
     # many routes and no best-route award: price the promising routes first, the rest only if they could matter
     lazy = LazyBound(counts, lower_of, terms.qualifies if terms is not None else None) \
