@@ -71,6 +71,17 @@ def order_free(m: StopBonus | ComboBonus, stops_in_hex: Counter[str]) -> bool:
     return _same_either_way([v for _, v in m.table], per_key)  # once
 
 
+def _most(value: object, stop_pay: int) -> int:
+    """At most what a bonus of this value adds at a stop that pays at most `stop_pay` (never below 0)."""
+    return max(0, stop_pay if value == STOP_REVENUE else 0 if value == MINUS_STOP_REVENUE else int(value))  # type: ignore[call-overload]
+
+
+def _combo_most(m: ComboBonus, matched: Sequence[Sequence[int]] | None = None) -> int:
+    """At most what a combination pays (`matched`: per set, the values the route can take; default all)."""
+    sets = matched if matched is not None else [[v for _, v in t] for t in m.sets]
+    return max(0, sum(max(vs) for vs in sets)) if m.amount == SUM else max(0, int(m.amount))
+
+
 def pays_every_stop(train: Train, board: Board) -> bool:
     """Whether every stop of a route of this train pays (in its row, for a list train; while the route
     earns anything): what the candidate builder's per-stop tables and the pricer's `paid` rely on."""
@@ -167,8 +178,7 @@ class CandidatePricer:
             if isinstance(m, StopBonus):
                 if m.target == "subsidy" and not self.with_subsidy:
                     continue
-                values = [top_stop if v == STOP_REVENUE else 0 if v == MINUS_STOP_REVENUE else int(v)
-                          for _, v in m.table]
+                values = [_most(v, top_stop) for _, v in m.table]
                 positive = sorted((v for v in values if v > 0), reverse=True)
                 if m.count == "once":
                     cap += max(positive, default=0)
@@ -179,10 +189,8 @@ class CandidatePricer:
                 else:  # per_stop: each stop in scope once (both ends at most, for an endpoint bonus)
                     per_node = self._per_node_values(m, values)
                     cap += sum(per_node[:2 if m.endpoint else n_stops])
-            elif m.amount == SUM:
-                cap += max(0, sum(max(v for _, v in t) for t in m.sets))
             else:
-                cap += max(0, int(m.amount))
+                cap += _combo_most(m)
         return cap
 
     def bonus_weights(self, name: str, stop_ub: dict[str, int]) -> tuple[dict[str, int], dict[str, int], int]:
@@ -196,18 +204,17 @@ class CandidatePricer:
         const = 0
         for m in d.mods.bonuses.modifiers if d is not None and d.mods.bonuses is not None else ():
             if isinstance(m, ComboBonus):
-                const += max(0, sum(max(v for _, v in t) for t in m.sets)) if m.amount == SUM else max(0, int(m.amount))
+                const += _combo_most(m)
             elif m.target != "subsidy" or self.with_subsidy:
                 table = dict(m.table)
                 if m.scope == "path_hexes":
                     for h, v in table.items():
-                        hexes[h] = hexes.get(h, 0) + max(0, int(v))  # type: ignore[call-overload]
+                        hexes[h] = hexes.get(h, 0) + _most(v, 0)
                     continue
                 for nid, n in self.board.nodes.items():
                     v = table.get(nid if m.by_node else n.hex)
                     if v is not None:
-                        own = stop_ub.get(nid, 0) if v == STOP_REVENUE else 0 if v == MINUS_STOP_REVENUE else int(v)
-                        node[nid] = node.get(nid, 0) + max(0, own)
+                        node[nid] = node.get(nid, 0) + _most(v, stop_ub.get(nid, 0))
         return node, hexes, const
 
     def _per_node_values(self, m: StopBonus, values: list[int]) -> list[int]:
@@ -235,12 +242,10 @@ class CandidatePricer:
                 if m.scope == "path_hexes":
                     if path is None:
                         path = set(self.path_hexes(d, legs, [n.id for n in stops]))
-                    hits = [(h, max(0, int(table[h]))) for h in path if h in table]  # type: ignore[call-overload]
+                    hits = [(h, _most(table[h], 0)) for h in path if h in table]
                 else:
                     keyed = [(n.id if m.by_node else n.hex, n) for n in stops]
-                    hits = [(n.hex, max(0, stop_ub[n.id] if table[k] == STOP_REVENUE else 0
-                                        if table[k] == MINUS_STOP_REVENUE else int(table[k])))  # type: ignore[call-overload]
-                            for k, n in keyed if k in table]
+                    hits = [(n.hex, _most(table[k], stop_ub[n.id])) for k, n in keyed if k in table]
                 if not hits:
                     continue
                 if m.count == "once":
@@ -255,7 +260,7 @@ class CandidatePricer:
             else:
                 matched = [[v for h, v in t if h in hexes] for t in m.sets]
                 if all(matched):
-                    cap += max(0, sum(max(vs) for vs in matched)) if m.amount == SUM else max(0, int(m.amount))
+                    cap += _combo_most(m, matched)
         return cap
 
     def path_hexes(self, d: _Direction, legs: Sequence[Leg], nodes: Sequence[str]) -> tuple[str, ...]:

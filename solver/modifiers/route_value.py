@@ -174,7 +174,7 @@ class RouteBonuses:
 
     def touches(self, nodes: Sequence[Node], path_hexes: Sequence[str] = ()) -> bool:
         """Whether some bonus can hit this route at all."""
-        if any(n.hex in self.hexes or n.id in self.node_ids for n in nodes):
+        if any(map(self.reads, nodes)):
             return True
         return self.uses_path and any(h in self.hexes for h in path_hexes)
 

@@ -253,18 +253,18 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
     fits = _distance_gate(trains) if trains else (lambda stops, crossings, cost, by_kind: False)
-    reach = bound
     steps = {nid: [(leg, graph.mask(leg), nodes[leg.b], nodes[leg.b].visit_cost << KIND_SHIFT[nodes[leg.b].kind],
-                    reach.node[leg.b] + reach.leg[id(leg)] if reach else 0, reach.step_ahead(leg) if reach else None)
+                    bound.node[leg.b] + bound.leg[id(leg)] if bound else 0, bound.step_ahead(leg) if bound else None)
                    for leg in legs if leg.b in rules.visitable] for nid, legs in graph.legs_from.items()}
-    longest = reach.distance if reach is not None else 0
-    need = -reach.const if reach is not None else 0  # what a kept route's stops and legs add up to at least
-    # with a bound: per node and stops left, its steps most promising first; each leg's place in the plain order
-    ordered = {nid: [sorted(st, key=lambda s, left=left: -_promise(s, left)) for left in range(longest + 1)]
-               for nid, st in steps.items()} if reach is not None else {}
-    natural = {id(st[0]): i for st_list in steps.values() for i, st in enumerate(st_list)}
-    rank = {nid: i for i, nid in enumerate(graph.legs_from)}  # the plain order of the first stops
+    longest = bound.distance if bound is not None else 0
+    need = -bound.const if bound is not None else 0  # what a kept route's stops and legs add up to at least
     keys: list[tuple[int, ...]] = []  # with a bound: each kept route's place in the plain walk order
+    ordered: dict[str, list[list[tuple]]] = {}
+    if bound is not None:  # per node and stops left, its steps most promising first; each step's plain place
+        ordered = {nid: [sorted(st, key=lambda s, left=left: -_promise(s, left)) for left in range(longest + 1)]
+                   for nid, st in steps.items()}
+        natural = {id(st[0]): i for st_list in steps.values() for i, st in enumerate(st_list)}
+        rank = {nid: i for i, nid in enumerate(graph.legs_from)}  # the plain order of the first stops
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
     need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
     steps_taken = [0]
@@ -283,7 +283,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             raise _Stop
         nonlocal need
         n_legs = len(legs)
-        for leg, leg_mask, node, node_code, weight, ahead in (steps[path[-1]] if reach is None
+        for leg, leg_mask, node, node_code, weight, ahead in (steps[path[-1]] if bound is None
                                                               else ordered[path[-1]][longest - cost]):
             if leg_mask & mask or node.id in seen or (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 1)):
                 continue
@@ -309,7 +309,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                                                       new_token, new_code)))
                     if improve is not None:
                         keys.append((rank[path[0]], *(natural[id(step)] for step in legs)))
-                        need = max(need, improve(out[-1], keys[-1]) - reach.const)  # type: ignore[union-attr]
+                        need = max(need, improve(out[-1], keys[-1]) - bound.const)  # type: ignore[union-attr]
                     if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
                                            and time.monotonic() > deadline):
                         raise _Stop
@@ -326,13 +326,13 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             stops.pop()
 
     starts = [s for s in graph.legs_from if s in rules.starts]
-    if reach is not None:  # the most promising first
-        starts.sort(key=lambda s: -(reach.node[s] + reach.start_ahead(s)[max(0, longest - nodes[s].visit_cost)]))
+    if bound is not None:  # the most promising first
+        starts.sort(key=lambda s: -(bound.node[s] + bound.start_ahead(s)[max(0, longest - nodes[s].visit_cost)]))
     try:
         for start in starts:
             node = nodes[start]
-            value = reach.node[start] if reach is not None else 0
-            if reach is not None and value + reach.start_ahead(start)[max(0, longest - node.visit_cost)] < need:
+            value = bound.node[start] if bound is not None else 0
+            if bound is not None and value + bound.start_ahead(start)[max(0, longest - node.visit_cost)] < need:
                 continue  # no route from here earns the threshold
             first = order[start]
             hexes_seen.clear()
@@ -526,11 +526,11 @@ class _Builder:
         if ci not in self._quick:
             longest = max((len(shape[0]) for shape in self.shapes), default=0)
             caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
-            value = self._stops_bound(ci, longest)
+            value = self._stops_bound(ci)
             self._quick[ci] = None if value is None else (lambda nodes_: value(nodes_) + caps[len(nodes_)])
         return self._quick[ci]
 
-    def _stops_bound(self, ci: int, longest: int) -> Callable[[tuple[str, ...]], int] | None:
+    def _stops_bound(self, ci: int) -> Callable[[tuple[str, ...]], int] | None:
         """What `upper` counts for a route's stops, as a function of its nodes, for a class paid every stop or
         paid its best stops; None for a list train with rows of their own (`upper` asks per shape)."""
         if self.plain[ci]:
@@ -540,7 +540,9 @@ class _Builder:
             return None
         most = self.stop_upper(ci).__getitem__
         train = self.classes[ci]
-        paying = sum(r.pay for r in train.rows) if train.unit == "stops_by_type" else longest
+        if train.unit != "stops_by_type":  # every stop may pay
+            return lambda nodes_: sum(map(most, nodes_))
+        paying = sum(r.pay for r in train.rows)
         return lambda nodes_: (sum(map(most, nodes_)) if len(nodes_) <= paying
                                else sum(heapq.nlargest(paying, map(most, nodes_))))
 
@@ -706,8 +708,8 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
             lower = max(lower, lazy.lower_of(list(made.values())))
         chunk *= 4
     must = lazy.must_keep
-    keep = [o[:3] for o in sorted(dropped, key=lambda o: o[3]) if must is not None and must(
-        Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))] if must else []
+    keep = [o[:3] for o in sorted(dropped, key=lambda o: o[3]) if must(
+        Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))] if must is not None else []
     priced(keep)
     return [made[key] for key in sorted(made)], len(dropped) - len(keep), complete
 

@@ -83,7 +83,7 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
     # many routes and no best-route award: price the promising routes first, the rest only if they could matter
     lazy = LazyBound(counts, lower_of, terms.qualifies if terms is not None else None) \
         if terms is None or not terms.best else None
-    # one train and no run rules: the best run is the best route, so only routes that beat all before are kept
+    # one train and no run rules: the best run is the best route, so only that route is kept
     find_routes = candidate_routes if prepared is None else prepared.candidate_routes
     cands, exhaustive = find_routes(board, graph, reps, opts.candidate_cap, budget.until("enumerate"),
                                     walk_deadline=budget.until("walk"), cancel=opts.cancel,
