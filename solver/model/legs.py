@@ -17,6 +17,7 @@ from solver.model.errors import BoardError
 from solver.model.limits import MAX_BOARD_WALK_STEPS, MAX_WALK_STEPS
 
 TrackKey = tuple
+_new = object.__new__
 
 
 @dataclass(frozen=True)
@@ -66,41 +67,84 @@ def lanes_fit(lane_a: tuple[int, int], lane_b: tuple[int, int]) -> bool:
 def path_keys(board: Board, path: Path) -> list[TrackKey]:
     """The track keys one path occupies: its edge ends by lane, a node-to-node path itself,
     and for a town placed next to an edge, entry from another edge."""
+    a, b = path.a, path.b
+    (_wa, lane_a), (_wb, lane_b) = path.lanes
     keys: list[TrackKey] = []
-    if not path.a.is_edge and not path.b.is_edge:
+    if a.edge is None and b.edge is None:
         keys.append(("path", path.id))
-    for end, lane in ((path.a, path.lanes[0]), (path.b, path.lanes[1])):
-        if end.is_edge:
-            keys.append((path.hex, end.edge, lane[1]))
-    for town_end, edge_end, lane in ((path.a, path.b, path.lanes[0]), (path.b, path.a, path.lanes[1])):
-        if town_end.node is None or not edge_end.is_edge:
+    if a.edge is not None:
+        keys.append((path.hex, a.edge, lane_a))
+    if b.edge is not None:
+        keys.append((path.hex, b.edge, lane_b))
+    for town_end, edge_end, lane in ((a, b, lane_a), (b, a, lane_b)):
+        if town_end.node is None or edge_end.edge is None:
             continue
         town = board.nodes[town_end.node]
         if town.near_edge is not None and town.kind in ("town", "halt") and town.near_edge != edge_end.edge:
-            keys.append((path.hex, town.id, lane[1]))
+            keys.append((path.hex, town.id, lane))
     return keys
 
 
 class PathIndex:
-    """The paths at each (hex, end), and each path's track keys, computed once per board."""
+    """Per board: each way through a path (entered at its end a, side 0, or at its end b, side 1) as
+    plain data for the walk, and each path's track keys. A hex's paths are read when a walk first
+    reaches the hex (most walks stay near the company's stations), then kept for every walk."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.at: dict[tuple[str, int | None, str | None], list[Path]] = {}  # (hex, edge, node): plain hashing
         self.keys: dict[str, list[TrackKey]] = {}
         self.key_sets: dict[str, frozenset[TrackKey]] = {}
         self.repeats: set[str] = set()  # paths that use one track key twice (never part of a leg)
+        self.terminal: set[str] = set()  # terminal paths
         self.steps = 0  # path steps walked over this board, held to MAX_BOARD_WALK_STEPS
+        # (hex, edge, node) -> (path, side, lane at that end): the ways into a path from there
+        self.entries: dict[tuple[str, int | None, str | None], list[tuple[Path, int, tuple[int, int]]]] = {}
+        # (path id, side) -> where the path leads: (node id, None, None) at a node, else (None, the
+        # (hex, edge, node) entered next door or None at the board's edge, the lane it leaves by)
+        self.exits: dict[tuple[str, int], tuple[str | None, tuple | None, tuple[int, int] | None]] = {}
+        self.unread: dict[str, list[Path]] = {}  # the paths of each hex not read yet, in the board's order
         for p in board.paths.values():
-            for end in (p.a, p.b):
-                self.at.setdefault((p.hex, end.edge, end.node), []).append(p)
-            keys = self.keys[p.id] = path_keys(board, p)
-            self.key_sets[p.id] = frozenset(keys)
-            if len(self.key_sets[p.id]) != len(keys):
-                self.repeats.add(p.id)
+            self.unread.setdefault(p.hex, []).append(p)
 
-    def paths_at(self, hex_id: str, end: PathEnd) -> list[Path]:
-        return self.at.get((hex_id, end.edge, end.node), [])
+    def ways_in(self, key: tuple[str, int | None, str | None]) -> list[tuple[Path, int, tuple[int, int]]]:
+        """The ways into a path at (hex, edge, node), in the board's order of paths."""
+        if key[0] in self.unread:
+            self.read(key[0])
+        return self.entries.get(key, [])
+
+    def read(self, hex_id: str) -> None:
+        """Take in one hex's paths."""
+        board, entries, exits = self.board, self.entries, self.exits
+        hexes = board.hexes
+        neighbors = hexes[hex_id].neighbors
+        for p in self.unread.pop(hex_id):
+            a, b, (lane_a, lane_b) = p.a, p.b, p.lanes
+            if a.edge == b.edge and a.node == b.node:  # one end twice: `lane_at` and `other` read it as end a
+                lane_b, b = lane_a, a
+            for side, end, lane, out, lane_out in ((0, a, lane_a, b, lane_b), (1, b, lane_b, a, lane_a)):
+                key = (hex_id, end.edge, end.node)
+                found = entries.get(key)
+                if found is None:
+                    entries[key] = [(p, side, lane)]
+                else:
+                    found.append((p, side, lane))
+                if out.node is not None:
+                    exits[(p.id, side)] = (out.node, None, None)
+                    continue
+                nb = neighbors.get(out.edge)  # type: ignore[arg-type]
+                ahead = (nb, (out.edge + 3) % 6, None) if nb is not None and nb in hexes else None  # type: ignore[operator]
+                exits[(p.id, side)] = (None, ahead, lane_out)
+            keys = self.keys[p.id] = path_keys(board, p)
+            key_set = self.key_sets[p.id] = frozenset(keys)
+            if len(key_set) != len(keys):
+                self.repeats.add(p.id)
+            if p.terminal:
+                self.terminal.add(p.id)
+
+
+def _gauge(p: Path) -> str | None:
+    """The gauge a path must meet across an edge (None: any, see `gauges_fit`)."""
+    return None if p.ignore_gauge_walk or p.track == "dual" else p.track
 
 
 class _Walker:
@@ -112,37 +156,39 @@ class _Walker:
         self.allowed = allowed_tracks
         self.legs: list[Leg] = []
         self.index = index or PathIndex(board)
-        self.chain: list[Path] = []
-        self.in_chain: set[str] = set()
-        self.used: set[TrackKey] = set()
-
-    def usable(self, p: Path) -> bool:
-        return self.allowed is None or p.track in self.allowed
 
     def start(self, node_id: str) -> list[Leg]:
         node = self.board.nodes[node_id]
-        entry = PathEnd(node=node_id)
-        firsts = [(p, entry) for p in self.index.paths_at(node.hex, entry) if not p.ignore and self.usable(p)]
+        allowed = self.allowed
+        firsts = [(p, side) for p, side, _lane in self.index.ways_in((node.hex, None, node_id))
+                  if not p.ignore and (allowed is None or p.track in allowed)]
         self.walk(node_id, firsts)
         return self.legs
 
-    def walk(self, start: str, firsts: list[tuple[Path, PathEnd]]) -> None:
-        """Each stack frame holds the next paths to try after the chain's last path; a frame that
-        runs out takes its path off the chain again."""
-        stack: list[tuple[Iterator[tuple[Path, PathEnd]], Path | None]] = [(iter(firsts), None)]
+    def walk(self, start: str, firsts: list[tuple[Path, int]]) -> None:
+        """Each stack frame holds the next ways through a path to try after the chain's last path; a
+        frame that runs out takes its path off the chain again. The paths that may follow are listed
+        when their frame is made: the chain is the same whenever the frame is asked again."""
+        index, nodes, allowed = self.index, self.board.nodes, self.allowed
+        key_sets, repeats, exits, ways_in = index.key_sets, index.repeats, index.exits, index.ways_in
+        chain: list[Path] = []
+        in_chain: set[str] = set()
+        used: set[TrackKey] = set()
+        stack: list[Iterator[tuple[Path, int]]] = [iter(firsts)]
         steps = 0
-        index = self.index
         while stack:
-            nexts, owner = stack[-1]
-            step = next(nexts, None)
+            step = next(stack[-1], None)
             if step is None:
                 stack.pop()
-                if owner is not None:
-                    self.pop(owner)
+                if chain:
+                    path = chain.pop()
+                    in_chain.discard(path.id)
+                    used.difference_update(key_sets[path.id])
                 continue
-            path, entry = step
-            keys = index.key_sets[path.id]
-            if path.id in index.repeats or not self.used.isdisjoint(keys):
+            path, side = step
+            pid = path.id
+            keys = key_sets[pid]
+            if pid in repeats or not used.isdisjoint(keys):
                 continue  # a leg never uses the same track twice
             steps += 1
             index.steps += 1
@@ -150,42 +196,48 @@ class _Walker:
                 raise BoardError(f"hexes[{self.board.nodes[start].hex}].nodes[{start}]",
                                  f"the track branches into more than {MAX_WALK_STEPS:,} path steps from one node or "
                                  f"{MAX_BOARD_WALK_STEPS:,} over the board (limit); no 18xx map has such track")
-            self.chain.append(path)
-            self.in_chain.add(path.id)
-            self.used.update(keys)
-            children = self.continuations(start, path, entry)
-            if children is None:
-                self.pop(path)
+            target, ahead, lane = exits[(pid, side)]
+            if target is not None:  # the path ends at a node
+                if target == start:
+                    continue
+                node = nodes[target]
+                if node.kind != "junction":  # a leg reached a stop
+                    self.legs.append(self.leg(start, target, chain, path, used | keys))
+                    continue
+                nexts = [(q, s) for q, s, _lane in ways_in((path.hex, None, target))
+                         if q.id not in in_chain and q.id != pid and (allowed is None or q.track in allowed)]
+            elif ahead is None:
+                continue  # the board's edge
             else:
-                stack.append((children, path))
+                gauge = _gauge(path)
+                nexts = [(q, s) for q, s, lane_q in ways_in(ahead)
+                         if q.id not in in_chain and q.id != pid and (allowed is None or q.track in allowed)
+                         and (gauge is None or q.ignore_gauge_walk or q.track == "dual" or q.track == gauge)
+                         and lanes_fit(lane, lane_q)]  # type: ignore[arg-type]
+            if nexts:
+                chain.append(path)
+                in_chain.add(pid)
+                used.update(keys)
+                stack.append(iter(nexts))
 
-    def pop(self, path: Path) -> None:
-        self.chain.pop()
-        self.in_chain.discard(path.id)
-        self.used.difference_update(self.index.key_sets[path.id])
-
-    def continuations(self, start: str, path: Path, entry: PathEnd) -> Iterator[tuple[Path, PathEnd]] | None:
-        """The paths that may follow `path` (the chain's last), lazily; None when the leg ends here
-        (a leg is emitted when it reached a stop)."""
-        board = self.board
-        exit_end = path.other(entry)
-        if exit_end.node is not None:
-            target = board.nodes[exit_end.node]
-            if target.id == start:
-                return None
-            if target.kind == "junction":
-                return ((q, exit_end) for q in self.index.paths_at(path.hex, exit_end)
-                        if q.id not in self.in_chain and self.usable(q))
-            self.legs.append(make_leg(board, start, target.id, list(self.chain), self.index.keys))
-            return None
-        nb = board.hexes[path.hex].neighbors.get(exit_end.edge)  # type: ignore[arg-type]
-        if nb is None or nb not in board.hexes:
-            return None
-        entry2 = PathEnd(edge=(exit_end.edge + 3) % 6)  # type: ignore[operator]
-        lane = path.lane_at(exit_end)
-        return ((q, entry2) for q in self.index.paths_at(nb, entry2)
-                if q.id not in self.in_chain and self.usable(q) and gauges_fit(path, q)
-                and lanes_fit(lane, q.lane_at(entry2)))
+    def leg(self, a: str, b: str, chain: list[Path], last: Path, keys: set[TrackKey]) -> Leg:
+        """The leg the walk found: the chain, then `last`, occupying `keys` (what `make_leg` builds)."""
+        paths = [*chain, last]
+        hexes: list[str] = []
+        crossings = 0
+        for p in paths:
+            if not hexes or hexes[-1] != p.hex:
+                if hexes:
+                    crossings += 1
+                hexes.append(p.hex)
+        terminal = self.index.terminal
+        inner = bool(terminal) and any(p.id in terminal for p in chain[1:])
+        first, end = paths[0].terminal, last.terminal
+        leg = _new(Leg)  # a frozen dataclass's __init__ sets each field through object.__setattr__: 3x slower
+        leg.__dict__.update(a=a, b=b, paths=tuple([p.id for p in paths]), keys=frozenset(keys), hexes=tuple(hexes),
+                            crossings=crossings, terminal_first=first, terminal_last=end, terminal_inner=inner,
+                            has_terminal=first or end or inner)
+        return leg
 
 
 def make_leg(board: Board, a: str, b: str, chain: list[Path], known: dict[str, list[TrackKey]] | None = None) -> Leg:

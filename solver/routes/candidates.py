@@ -18,7 +18,7 @@ from solver.model.board import NODE_KINDS, Board, DistanceRow, Node, Train
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg, PathIndex, walk_legs
 from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer, pays_every_stop
-from solver.routes.route_bound import ReachBound, reach_bound
+from solver.routes.route_bound import ReachBound, bounded_train, reach_bound
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import (
     pour_fits_costs,
@@ -237,37 +237,58 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                      deadline: float | None = None, rules: WalkRules | None = None,
                      cancel: CancelToken | None = None, bound: ReachBound | None = None,
                      improve: Callable[[RouteShape, tuple[int, ...]], int] | None = None,
-                     ) -> tuple[list[RouteShape], bool]:
+                     floors: Sequence[tuple[int, int]] = (), avoid: int = 0) -> tuple[list[RouteShape], bool]:
     """Every route (one direction only) that passes the shape rules and fits some train's distance,
     and whether the list is complete (False when the cap, the deadline or `cancel` cut it short).
 
     Routes are grown stop by stop and abandoned as soon as no train's distance admits them. With
-    `bound` (one train counting plain stops: a branch and bound), also as soon as what they earn so
-    far and the most a continuation adds fall below the best price `improve` has given a route
-    walked before. `improve` prices each route kept, given its place in the walk without a bound
-    (the most promising steps are walked first); the routes kept are handed back in that order.
-    So every route that may earn the best price is kept, and its place is known.
+    `bound` (trains counting plain stops) and `floors` (per train class, its distance and the least a
+    route must earn it), also as soon as for every class what they earn so far and the most a
+    continuation within its distance adds fall below its floor: a route is kept only if some class
+    that may run it may earn its floor. With `improve` instead (one train: a branch and bound), the
+    floor is the best price `improve` has given a route walked before. `improve` prices each route
+    kept, given its place in the walk without a bound (the most promising steps are walked first); the
+    routes kept are handed back in that order. So every route that may earn the best price is kept,
+    and its place is known.
+    `avoid`: track bits no route may use.
     """
     rules = rules or standard_walk_rules(board)
     nodes = board.nodes
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
     fits = _distance_gate(trains) if trains else (lambda stops, crossings, cost, by_kind: False)
-    steps = {nid: [(leg, graph.mask(leg), nodes[leg.b], nodes[leg.b].visit_cost << KIND_SHIFT[nodes[leg.b].kind],
-                    bound.node[leg.b] + bound.leg[id(leg)] if bound else 0, bound.step_ahead(leg) if bound else None)
-                   for leg in legs if leg.b in rules.visitable] for nid, legs in graph.legs_from.items()}
+    passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
+    node_bit = {nid: 1 << i for i, nid in enumerate(nodes)}  # the stops a route has seen, as bits
+    # a step: (leg, its track bits, the node reached, the node's `kind_code`, what the stop and the leg add
+    # at most and the most a continuation adds (with a bound), the node's bit, its id, its groups, its hex,
+    # its visit cost, the leg's crossings, whether the company has a token there, the node's order when a
+    # route may end there (else -1), whether a route may pass it, whether the leg has a terminal path)
+    steps = {nid: [(leg, graph.mask(leg), node, node.visit_cost << KIND_SHIFT[node.kind],
+                    bound.node[leg.b] + bound.leg[id(leg)] if bound else 0, bound.step_ahead(leg) if bound else None,
+                    node_bit[leg.b], leg.b, node.groups or None, node.hex, node.visit_cost, leg.crossings,
+                    node.tokened_by_company, order.get(leg.b, -1) if leg.b in ends else -1, leg.b in passable,
+                    leg.has_terminal)
+                   for leg in legs if leg.b in rules.visitable and not graph.mask(leg) & avoid
+                   for node in (nodes[leg.b],)]
+             for nid, legs in graph.legs_from.items()}
     longest = bound.distance if bound is not None else 0
-    need = -bound.const if bound is not None else 0  # what a kept route's stops and legs add up to at least
+    need = -bound.const if bound is not None else 0  # with `improve`: what a kept route's stops and legs add up to
+    # with `floors`, per visit cost: the least a route of that cost must add up to, and the classes it may still
+    # grow for, each as (its stops left, its floor)
+    keep_need = [min((f - bound.const for d, f in floors if d >= cost), default=math.inf)
+                 for cost in range(longest + 1)] if floors else []
+    grow_needs = [[(d - cost, f - bound.const) for d, f in floors if d > cost]
+                  for cost in range(longest + 1)] if floors else []
     keys: list[tuple[int, ...]] = []  # with a bound: each kept route's place in the plain walk order
     ordered: dict[str, list[list[tuple]]] = {}
-    if bound is not None:  # per node and stops left, its steps most promising first; each step's plain place
+    ordered_walk = improve is not None  # a branch and bound: the most promising steps first
+    if ordered_walk:  # per node and stops left, its steps most promising first; each step's plain place
         ordered = {nid: [sorted(st, key=lambda s, left=left: -_promise(s, left)) for left in range(longest + 1)]
                    for nid, st in steps.items()}
         natural = {id(st[0]): i for st_list in steps.values() for i, st in enumerate(st_list)}
         rank = {nid: i for i, nid in enumerate(graph.legs_from)}  # the plain order of the first stops
-    passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
     need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
-    steps_taken = [0]
+    walked = 0  # calls of grow, between looks at the clock
     new_shape = tuple.__new__  # RouteShape(...) through its Python __new__ costs twice as much in this loop
     # a visit cost within a plain stop train's distance passes `fits` (asked only beyond it)
     sure_cost = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
@@ -275,70 +296,89 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
 
     hexes_seen: dict[str, int] = {}  # with one stop per hex: the route's stops per hex
 
-    def grow(path: list[str], seen: set[str], legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
+    def grow(path: list[str], seen: int, legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
              crossings: int, cost: int, token: bool, code: int, value: int) -> None:
-        steps_taken[0] += 1
-        if steps_taken[0] % CHECK_EVERY == 0 and ((deadline is not None and time.monotonic() > deadline)
-                                                  or (cancel is not None and cancel.cancelled)):
+        nonlocal walked, need
+        walked += 1
+        if walked % CHECK_EVERY == 0 and ((deadline is not None and time.monotonic() > deadline)
+                                          or (cancel is not None and cancel.cancelled)):
             raise _Stop
-        nonlocal need
         n_legs = len(legs)
-        for leg, leg_mask, node, node_code, weight, ahead in (steps[path[-1]] if bound is None
-                                                              else ordered[path[-1]][longest - cost]):
-            if leg_mask & mask or node.id in seen or (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 1)):
+        for (leg, leg_mask, node, node_code, weight, ahead, bit, nid, node_groups, hex_id, visit, leg_cross,
+             tokened, end_order, may_pass, terminal) in (ordered[path[-1]][longest - cost] if ordered_walk
+                                                        else steps[path[-1]]):
+            if leg_mask & mask or bit & seen or (terminal and not leg.may_stand(n_legs, n_legs + 1)):
                 continue
-            if node.groups and any(g in groups for g in node.groups):
+            if node_groups is not None and any(g in groups for g in node_groups):
                 continue
-            if per_hex and hexes_seen.get(node.hex):
+            if per_hex and hexes_seen.get(hex_id):
                 continue
-            stops.append(node)
-            new_cross = crossings + leg.crossings
-            new_cost = cost + node.visit_cost
+            new_cost = cost + visit
             new_code = code + node_code
-            admitted = new_cost <= sure_cost or fits(stops, new_cross, new_cost, new_code)
-            if admitted:
-                path.append(node.id)
-                legs.append(leg)
-                seen.add(node.id)
-                new_mask = mask | leg_mask
-                new_token = token or node.tokened_by_company
-                new_value = value + weight
-                if first < order[node.id] and node.id in ends and (new_token or not need_token) and \
-                        (ahead is None or new_value >= need):
-                    out.append(new_shape(RouteShape, (tuple(path), tuple(legs), new_mask, new_cross, new_cost,
-                                                      new_token, new_code)))
-                    if improve is not None:
-                        keys.append((rank[path[0]], *(natural[id(step)] for step in legs)))
-                        need = max(need, improve(out[-1], keys[-1]) - bound.const)  # type: ignore[union-attr]
-                    if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
-                                           and time.monotonic() > deadline):
-                        raise _Stop
-                # a route goes on through this stop only if it may pass it (asked here: no call for a dead end)
-                if node.id in passable and not (leg.has_terminal and not leg.may_stand(n_legs, n_legs + 2)) and \
-                        (ahead is None or new_value + ahead[longest - new_cost] >= need):
-                    hexes_seen[node.hex] = hexes_seen.get(node.hex, 0) + 1
-                    grow(path, seen, legs, new_mask, stops, groups | set(node.groups) if node.groups else groups,
-                         new_cross, new_cost, new_token, new_code, new_value)
-                    hexes_seen[node.hex] -= 1
-                seen.discard(node.id)
-                path.pop()
-                legs.pop()
-            stops.pop()
+            if new_cost > sure_cost:
+                stops.append(node)
+                admitted = fits(stops, crossings + leg_cross, new_cost, new_code)
+                stops.pop()
+                if not admitted:
+                    continue
+            new_value = value + weight
+            new_token = token or tokened
+            if ahead is None:
+                keep = first < end_order and (new_token or not need_token)
+                go_on = may_pass and not (terminal and not leg.may_stand(n_legs, n_legs + 2))
+            elif floors:
+                keep = first < end_order and (new_token or not need_token) and new_value >= keep_need[new_cost]
+                go_on = may_pass and not (terminal and not leg.may_stand(n_legs, n_legs + 2)) and \
+                    any(new_value + ahead[left] >= f for left, f in grow_needs[new_cost])
+            else:
+                keep = first < end_order and (new_token or not need_token) and new_value >= need
+                go_on = may_pass and not (terminal and not leg.may_stand(n_legs, n_legs + 2)) and \
+                    new_value + ahead[longest - new_cost] >= need
+            if not (keep or go_on):
+                continue
+            path.append(nid)
+            legs.append(leg)
+            new_mask = mask | leg_mask
+            new_cross = crossings + leg_cross
+            if keep:
+                out.append(new_shape(RouteShape, (tuple(path), tuple(legs), new_mask, new_cross, new_cost,
+                                                  new_token, new_code)))
+                if improve is not None:
+                    keys.append((rank[path[0]], *(natural[id(step)] for step in legs)))
+                    need = max(need, improve(out[-1], keys[-1]) - bound.const)  # type: ignore[union-attr]
+                if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
+                                       and time.monotonic() > deadline):
+                    raise _Stop
+            # a route goes on through this stop only if it may pass it (asked here: no call for a dead end)
+            if go_on and (improve is None or new_value + ahead[longest - new_cost] >= need):  # type: ignore[index]
+                stops.append(node)
+                if per_hex:
+                    hexes_seen[hex_id] = hexes_seen.get(hex_id, 0) + 1
+                grow(path, seen | bit, legs, new_mask, stops, groups | set(node_groups) if node_groups else groups,
+                     new_cross, new_cost, new_token, new_code, new_value)
+                if per_hex:
+                    hexes_seen[hex_id] -= 1
+                stops.pop()
+            path.pop()
+            legs.pop()
 
     starts = [s for s in graph.legs_from if s in rules.starts]
-    if bound is not None:  # the most promising first
+    if ordered_walk:  # the most promising first
         starts.sort(key=lambda s: -(bound.node[s] + bound.start_ahead(s)[max(0, longest - nodes[s].visit_cost)]))
     try:
         for start in starts:
             node = nodes[start]
             value = bound.node[start] if bound is not None else 0
-            if bound is not None and value + bound.start_ahead(start)[max(0, longest - node.visit_cost)] < need:
+            if bound is not None and (not any(value + bound.start_ahead(start)[left] >= f
+                                              for left, f in grow_needs[min(node.visit_cost, longest)])
+                                      if floors else
+                                      value + bound.start_ahead(start)[max(0, longest - node.visit_cost)] < need):
                 continue  # no route from here earns the threshold
             first = order[start]
             hexes_seen.clear()
             hexes_seen[node.hex] = 1
-            grow([start], {start}, [], 0, [node], set(node.groups), 0, node.visit_cost, node.tokened_by_company,
-                 kind_code([node]), value)
+            grow([start], node_bit[start], [], 0, [node], set(node.groups), 0, node.visit_cost,
+                 node.tokened_by_company, kind_code([node]), value)
     except _Stop:
         return _plain_order(out, keys), False
     finally:  # the recursive closure refers to itself: break that cycle, so that reference counting frees
@@ -388,6 +428,7 @@ class LazyBound:
 
 
 LAZY_FROM = 1000  # options (route, class) from which the lazy build pays
+FLOOR_FROM = 500  # routes from which a walk of several trains first looks for a floor (`_walk_floor`)
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
 
 
@@ -641,7 +682,7 @@ class _Builder:
 
 
 def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBound, deadline: float | None,
-          cancel: CancelToken | None) -> tuple[list[Candidate], int, bool]:
+          cancel: CancelToken | None, known: int = 0) -> tuple[list[Candidate], int, bool]:
     """Price the options (upper bound, shape, class) with the best bounds first, take a lower bound on
     the run from them, and price the others only where they could still beat it (paired with the best
     of every other train, by the bounds of the unpriced ones: the argument of `packing.prune`), in
@@ -682,7 +723,7 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
                     have._totals = None
 
     priced(first)
-    lower = lazy.lower_of(list(made.values()))
+    lower = known or lazy.lower_of(list(made.values()))  # `known`: a run's value the walk found
     # the unpriced options per class, best bound first, each with its place in the whole order
     waiting: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
     for place, (ub, k, ci) in enumerate(rest):
@@ -759,9 +800,9 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     if best_only:
         builder, complete, cands = _best_walked(board, graph, classes, cap, walk_deadline, cancel, with_subsidy, scan)
     else:
-        builder, complete = _walk(board, graph, classes, cap, walk_deadline, cancel, with_subsidy)
+        builder, complete, known = _walk(board, graph, classes, cap, walk_deadline, cancel, with_subsidy, lazy)
         if lazy is not None and len(builder.shapes) * len(classes) >= LAZY_FROM:
-            cands, skipped, priced_all = _lazy(builder, _bounded_options(builder, scan), lazy, deadline, cancel)
+            cands, skipped, priced_all = _lazy(builder, _bounded_options(builder, scan), lazy, deadline, cancel, known)
             complete = complete and priced_all
             if stats is not None:
                 stats["never_priced"] = float(skipped)
@@ -774,13 +815,28 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
 
 
 def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, walk_deadline: float | None,
-          cancel: CancelToken | None, with_subsidy: bool) -> tuple[_Builder, bool]:
-    """Step 1: walk the route shapes (under the modifiers' walk limits); a builder to price them, and
-    whether the walk was complete."""
+          cancel: CancelToken | None, with_subsidy: bool, lazy: LazyBound | None = None
+          ) -> tuple[_Builder, bool, int]:
+    """Step 1: walk the route shapes (under the modifiers' walk limits); a builder to price them, whether
+    the walk was complete, and the value of a run it knows (0 for none). With `lazy`, two trains that
+    allow it and a long walk, it keeps only the routes that may be in a run beating that one
+    (`_walk_floor`)."""
     pricer = candidate_pricer(board, with_subsidy)  # the modifiers' per-route rules (None without modifiers)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
-    shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel)
-    return _Builder(board, graph, classes, shapes, pricer), complete
+    builder = _Builder(board, graph, classes, [], pricer)
+    if lazy is not None and not (lazy.must_keep is None and sum(lazy.counts) == 2
+                                 and all(bounded_train(t) for t in classes)):
+        lazy = None  # no floor (`_walk_floor`: with three trains or more, their best routes leave little to prune)
+    floor = None
+    if lazy is not None and cap > FLOOR_FROM:  # a short walk is over before a floor pays: walk that far first
+        builder.shapes, complete = enumerate_routes(board, graph, classes, FLOOR_FROM, walk_deadline, rules=walk,
+                                                    cancel=cancel)
+        if complete:
+            return builder, complete, 0
+        floor = _walk_floor(board, graph, builder, walk or standard_walk_rules(board), lazy, walk_deadline, cancel)
+    builder.shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel,
+                                                bound=floor[0] if floor else None, floors=floor[1] if floor else ())
+    return builder, complete, floor[2] if floor else 0
 
 
 def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, walk_deadline: float | None,
@@ -794,7 +850,7 @@ def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: i
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
     priced: list[RouteShape] = []
     builder = _Builder(board, graph, classes, priced, pricer)
-    reach = _reach_bound(board, graph, walk, builder)
+    reach = _reach_bound(board, graph, walk, builder) if len(classes) == 1 else None
     if reach is None:
         builder.shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk,
                                                     cancel=cancel)
@@ -810,19 +866,110 @@ def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: i
     return builder, complete, best.first()
 
 
-def _reach_bound(board: Board, graph: LegGraph, walk: WalkRules, builder: _Builder) -> ReachBound | None:
-    """The one-train walk's bound: for one train class counting plain stops, with no modifier that keeps
-    routes earning nothing or chooses the paying stops (None otherwise)."""
+def _bound_weights(builder: _Builder, ci: int) -> tuple[dict[str, int], dict[str, int], dict[str, int], int] | None:
+    """What the walk's bound reads for class ci: the most each stop pays it, the most its bonuses add per
+    stop, per hex passed and otherwise; None with a modifier that keeps routes earning nothing or
+    chooses the paying stops."""
     pricer = builder.pricer
-    if len(builder.classes) != 1 or (pricer is not None and pricer.keep_zero):
+    if pricer is not None and pricer.keep_zero:
         return None
-    train = builder.classes[0]
+    train = builder.classes[ci]
     found = pricer.train_mods(train.name) if pricer is not None else None
     if found is not None and found.mods.counted_stops is not None:
         return None
-    stop_ub = builder.stop_upper(0)
+    stop_ub = builder.stop_upper(ci)
     node, hexes, const = pricer.bonus_weights(train.name, stop_ub) if pricer is not None else ({}, {}, 0)
-    return reach_bound(board, graph.legs_from, walk.visitable, walk.passable, train, stop_ub, node, hexes, const)
+    return stop_ub, node, hexes, const
+
+
+def _reach_bound(board: Board, graph: LegGraph, walk: WalkRules, builder: _Builder, ci: int = 0) -> ReachBound | None:
+    """The walk's bound for class ci (None when its train or its modifiers allow none: `_bound_weights`,
+    `reach_bound`)."""
+    weights = _bound_weights(builder, ci)
+    if weights is None:
+        return None
+    return reach_bound(board, graph.legs_from, walk.visitable, walk.passable, builder.classes[ci], *weights)
+
+
+def _joint_bound(board: Board, graph: LegGraph, walk: WalkRules, builder: _Builder) -> ReachBound | None:
+    """One bound for the routes of every class: per stop, hex and route the most over the classes, up to
+    the longest train (None unless every class has a bound)."""
+    classes = builder.classes
+    if any(_reach_bound(board, graph, walk, builder, ci) is None for ci in range(len(classes))):
+        return None
+    weights = [_bound_weights(builder, ci) for ci in range(len(classes))]
+    stop: dict[str, int] = {}
+    hexes: dict[str, int] = {}
+    for stop_ub, node, hex_w, _const in weights:  # type: ignore[misc]
+        for nid, pay in stop_ub.items():
+            stop[nid] = max(stop.get(nid, 0), pay + node.get(nid, 0))
+        for h, v in hex_w.items():
+            hexes[h] = max(hexes.get(h, 0), v)
+    const = max(w[3] for w in weights)  # type: ignore[index]
+    longest = max(classes, key=lambda t: t.distance)
+    return reach_bound(board, graph.legs_from, walk.visitable, walk.passable, longest, stop, {}, hexes, const)
+
+
+def _bounded_best(board: Board, graph: LegGraph, builder: _Builder, ci: int, walk: WalkRules, bound: ReachBound,
+                  deadline: float | None, cancel: CancelToken | None, avoid: int = 0) -> tuple[list[Candidate], bool]:
+    """Class ci's routes that avoid the track bits `avoid`, priced by a branch and bound: every route it
+    priced (each better than those before it; the best last) and whether the walk was complete."""
+    priced: list[RouteShape] = []
+    walker = _Builder(board, graph, builder.classes, priced, builder.pricer)
+    found: list[Candidate] = []
+    best = _Best()
+
+    def improve(shape: RouteShape, place: tuple[int, ...]) -> int:
+        priced.append(shape)
+        k = len(priced) - 1
+        if ci in walker.fitting(k):
+            before = best.value
+            best.offer(place, walker.price(k, [ci]))
+            if best.value > before:
+                found.append(best.found[-1][2])
+        return best.value
+    _shapes, complete = enumerate_routes(board, graph, [builder.classes[ci]], deadline=deadline, rules=walk,
+                                         cancel=cancel, bound=bound, improve=improve, avoid=avoid)
+    return found, complete
+
+
+def _walk_floor(board: Board, graph: LegGraph, builder: _Builder, walk: WalkRules, lazy: LazyBound,
+                deadline: float | None, cancel: CancelToken | None
+                ) -> tuple[ReachBound, list[tuple[int, int]], int] | None:
+    """For two trains counting plain stops and no run rules: a bound for the whole walk and, per class,
+    its distance and the least a route must earn it to be in a run that beats a known one (None otherwise).
+
+    Each class's best route alone comes from a branch and bound, and a run from those routes and the
+    best routes beside them (a walk that avoids their track, train after train): its value L is a lower
+    bound. A route of class c is in a run worth at least L only if it earns at least
+    L - (the best of every other train), the argument of `packing.prune`. The walk's bound takes each
+    stop's most over the classes."""
+    classes = builder.classes
+    bounds = [_reach_bound(board, graph, walk, builder, ci) for ci in range(len(classes))]
+    if any(b is None for b in bounds):
+        return None
+    found: list[Candidate] = []
+    best: list[int] = []
+    for ci, bound in enumerate(bounds):
+        some, complete = _bounded_best(board, graph, builder, ci, walk, bound, deadline, cancel)  # type: ignore[arg-type]
+        if not complete:
+            return None
+        found.extend(some)
+        best.append(max((c.totals[ci] for c in some), default=0))
+    # a run train after train, the best class first: each train's best route beside the track taken
+    avoid = 0
+    trains = sorted((ci for ci in range(len(classes)) for _ in range(lazy.counts[ci])), key=lambda ci: -best[ci])
+    for ci in trains:
+        some, _complete = _bounded_best(board, graph, builder, ci, walk, bounds[ci], deadline, cancel, avoid)  # type: ignore[arg-type]
+        if not some:
+            break
+        found.extend(some)
+        avoid |= some[-1].mask
+    lower = lazy.lower_of(found)
+    every = sum(best[ci] * lazy.counts[ci] for ci in range(len(classes)))
+    floors = [(classes[ci].distance, lower - every + best[ci]) for ci in range(len(classes))]
+    joint = _joint_bound(board, graph, walk, builder) if any(f > 0 for _d, f in floors) else None
+    return None if joint is None else (joint, floors, lower)
 
 
 @dataclass

@@ -42,15 +42,20 @@ class ReachBound:
         return self.ahead.get((None, nid), [0] * (self.distance + 1))
 
 
+def bounded_train(train: Train) -> bool:
+    """Whether a route of this train has a bound: one that counts plain stops, at most MAX_BOUNDED_STOPS
+    (a list train is priced by its best stops, at a cost the bound would spend on many more routes)."""
+    return train.unit == "stops" and not (train.klass or train.local or train.by_hex) and \
+        train.distance <= MAX_BOUNDED_STOPS
+
+
 def reach_bound(board: Board, legs_from: dict[str, list[Leg]], visitable: frozenset[str], passable: frozenset[str],
                 train: Train, stop_pay: dict[str, int], bonus_node: dict[str, int], bonus_hex: dict[str, int],
                 const: int) -> ReachBound | None:
     """The bound for one train counting plain stops (`stop_pay`: the most each node pays it; `bonus_node`,
     `bonus_hex`, `const`: the most its bonuses add per stop, per hex passed and otherwise). None when
     the train is not bounded so: another unit, a class, a local, too long, or a stop that costs nothing."""
-    if train.unit != "stops" or train.klass or train.local or train.by_hex or train.distance > MAX_BOUNDED_STOPS:
-        return None
-    if any(board.nodes[n].visit_cost < 1 for n in visitable):
+    if not bounded_train(train) or any(board.nodes[n].visit_cost < 1 for n in visitable):
         return None
     dist = train.distance
     node = {n: stop_pay.get(n, 0) + bonus_node.get(n, 0) for n in visitable}

@@ -1,0 +1,179 @@
+"""The two-train walk's floor (`candidates._walk_floor`): the walk keeps every route that may be in a run
+beating the run it knows, in the order of the whole walk, and the answer is the one without a floor.
+
+Checked on real boards: the last positions of one game of every title, each run by two trains of its
+company that count plain stops (its own two, or two of its strongest), and on the stress boards. A floor
+too high would drop a route of the optimum unnoticed: the first test compares the kept routes with
+every route of the whole walk that earns some train its floor; the last compares the answers."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.model.board import Board
+from solver.model.results import SolveOptions
+from solver.modifiers.candidate_values import candidate_pricer
+from solver.modifiers.packing_terms import run_terms
+from solver.optimiser import solve
+from solver.packing.pack import greedy, run_value, train_classes
+from solver.routes import candidates
+from solver.routes.candidates import (
+    LazyBound,
+    _Builder,
+    _walk_floor,
+    build_leg_graph,
+    enumerate_routes,
+    standard_walk_rules,
+    token_reach,
+)
+from solver.routes.route_bound import bounded_train
+from tests.support.corpus_files import TITLE_FILES
+from tests.support.stress_boards import stress_snapshots
+
+WHOLE_WALK = 60_000  # boards whose whole walk is longer are not compared
+
+
+def _two_trains(raw: dict) -> Board | None:
+    """The board run by two of its company's trains that count plain stops: its own two when it has two,
+    else its strongest such train twice (None without one)."""
+    board = board_from_snapshot(raw)
+    plain = [t for t in board.trains if bounded_train(t)]
+    if len(board.trains) == 2 and len(plain) == 2:
+        return board
+    if not plain:
+        return None
+    best = max(plain, key=lambda t: t.distance)
+    return replace(board, trains=[best, replace(best, id=best.id + "-twin")])
+
+
+def _boards() -> list[tuple[str, Board]]:
+    out = []
+    for path in TITLE_FILES:
+        positions = [p for p in read_positions(path) if p.raw.get("revenue_model") in ("generic", "modifiers")]
+        for pos in positions[-2:]:
+            board = _two_trains(pos.raw)
+            if board is not None:
+                out.append((path.parent.name, board))
+    for title in ("1870", "1856", "1846", "1882"):
+        for raw in stress_snapshots(title)[:2]:
+            board = _two_trains(raw)
+            if board is not None:
+                out.append((f"stress-{title}", board))
+    return out
+
+
+BOARDS = _boards()
+
+
+def _lower_of(counts: list[int], groups: list[str]):
+    """A legal run of some candidates (a greedy packing): what the solver's lazy build is given."""
+    return lambda some: run_value(some, greedy(some, counts, groups, 3)) or 0
+
+
+def _floored(board: Board):
+    """The board's classes, walk rules, builder, the whole walk (None when too long), the floored walk and
+    the floor (`_walk_floor`'s bound, floors per class and the run it knows), or None without a floor."""
+    reps, members = train_classes(board.trains)
+    counts = [len(m) for m in members]
+    graph = build_leg_graph(board, reach=token_reach(board, reps))
+    if run_terms(board, reps) is not None:
+        return None  # run rules: no floor
+    pricer = candidate_pricer(board, True)
+    walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
+    builder = _Builder(board, graph, reps, [], pricer)
+    floor = _walk_floor(board, graph, builder, walk, LazyBound(counts, _lower_of(counts, [""] * len(reps))),
+                        None, None)
+    if floor is None:
+        return None
+    whole, done = enumerate_routes(board, graph, reps, cap=WHOLE_WALK, rules=walk)
+    kept, kept_done = enumerate_routes(board, graph, reps, rules=walk, bound=floor[0], floors=floor[1])
+    assert kept_done
+    return reps, graph, walk, builder, whole if done else None, kept, floor
+
+
+def _key(shape) -> tuple:
+    """A walked route: its stops and the paths of its legs (parallel track makes routes over the same stops)."""
+    return shape.nodes, tuple(leg.paths for leg in shape.legs)
+
+
+@pytest.mark.parametrize(("title", "board"), BOARDS, ids=[f"{t}-{i}" for i, (t, _b) in enumerate(BOARDS)])
+def test_the_floored_walk_keeps_every_route_earning_a_floor(title: str, board: Board) -> None:
+    found = _floored(board)
+    if found is None or found[4] is None:
+        pytest.skip("no floor for these trains, or a walk too long to compare")
+    reps, _graph, _walk, builder, whole, kept, (_bound, floors, lower) = found
+    builder.shapes = whole
+    places = {_key(shape): k for k, shape in enumerate(whole)}
+    order = [places[_key(shape)] for shape in kept]
+    assert order == sorted(order)  # the kept routes are routes of the whole walk, in its order
+    must, best = [], [0] * len(reps)
+    for k, shape in enumerate(whole):
+        for cand in builder.price(k, builder.fitting(k)):
+            if cand is None:
+                continue
+            for ci, v in cand.totals.items():
+                best[ci] = max(best[ci], v)
+            if any(shape.cost <= floors[ci][0] and v >= floors[ci][1] for ci, v in cand.totals.items()):
+                must.append(_key(shape))
+    assert set(must) <= set(order_kept := {_key(shape) for shape in kept}), \
+        [m for m in must if m not in order_kept][:3]
+    # no floor is above the argument's: the run known, less the best route of the other train
+    counts = [len(m) for m in train_classes(board.trains)[1]]
+    every = sum(b * n for b, n in zip(best, counts))
+    assert all(f <= lower - (every - best[ci]) for ci, (_d, f) in enumerate(floors))
+
+
+def test_the_floor_cuts_many_walks_short() -> None:
+    """The floor applies to most of these boards and keeps far fewer routes than the whole walk."""
+    floored = shorter = 0
+    for _title, board in BOARDS:
+        found = _floored(board)
+        if found is None or found[4] is None:
+            continue
+        floored += 1
+        shorter += len(found[5]) * 2 < len(found[4])
+    assert floored >= len(BOARDS) // 3
+    assert shorter >= floored // 3
+
+
+def test_the_known_run_is_a_lower_bound_on_the_answer() -> None:
+    checked = 0
+    for _title, board in BOARDS:
+        found = _floored(board)
+        if found is None:
+            continue
+        result = solve(board, SolveOptions(time_limit_s=60))
+        assert found[6][2] <= result.revenue + result.subsidy
+        checked += 1
+    assert checked >= 10
+
+
+def test_a_walk_that_avoids_track_keeps_exactly_the_routes_off_it() -> None:
+    checked = 0
+    for _title, board in BOARDS[:12]:
+        reps = train_classes(board.trains)[0]
+        graph = build_leg_graph(board, reach=token_reach(board, reps))
+        whole, done = enumerate_routes(board, graph, reps, cap=WHOLE_WALK)
+        if not done or len(whole) < 10:
+            continue
+        avoid = whole[len(whole) // 2].mask
+        off, _ = enumerate_routes(board, graph, reps, avoid=avoid)
+        assert [_key(s) for s in off] == [_key(s) for s in whole if not s.mask & avoid]
+        assert len(off) < len(whole)
+        checked += 1
+    assert checked >= 6
+
+
+def test_the_answer_is_the_one_without_a_floor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Solved with the floor and again with it turned off (a walk never long enough to look for one):
+    the same revenue, subsidy and status on every board."""
+    floored = [board for _title, board in BOARDS if _floored(board) is not None]
+    with_floor = [solve(b, SolveOptions(time_limit_s=60)) for b in floored]
+    monkeypatch.setattr(candidates, "FLOOR_FROM", 10**9)
+    without = [solve(b, SolveOptions(time_limit_s=60)) for b in floored]
+    assert [(r.revenue, r.subsidy, r.status) for r in with_floor] == \
+        [(r.revenue, r.subsidy, r.status) for r in without]
+    assert len(floored) >= 10
