@@ -18,7 +18,7 @@ from solver.model.board import NODE_KINDS, Board, DistanceRow, Node, Train
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg, PathIndex, walk_legs
 from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer, pays_every_stop
-from solver.routes.route_bound import ReachBound, bounded_train, reach_bound
+from solver.routes.route_bound import ReachBound, bounded_train, flat_bound, reach_bound
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import (
     pour_fits_costs,
@@ -283,8 +283,11 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     ordered: dict[str, list[list[tuple]]] = {}
     ordered_walk = improve is not None  # a branch and bound: the most promising steps first
     if ordered_walk:  # per node and stops left, its steps most promising first; each step's plain place
-        ordered = {nid: [sorted(st, key=lambda s, left=left: -_promise(s, left)) for left in range(longest + 1)]
-                   for nid, st in steps.items()}
+        if bound.flat:  # one order whatever the stops left
+            ordered = {nid: [sorted(st, key=lambda s: -s[4])] * (longest + 1) for nid, st in steps.items()}
+        else:
+            ordered = {nid: [sorted(st, key=lambda s, left=left: -_promise(s, left)) for left in range(longest + 1)]
+                       for nid, st in steps.items()}
         natural = {id(st[0]): i for st_list in steps.values() for i, st in enumerate(st_list)}
         rank = {nid: i for i, nid in enumerate(graph.legs_from)}  # the plain order of the first stops
     need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
@@ -845,12 +848,18 @@ def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: i
     A train counting plain stops is walked as a branch and bound (a `ReachBound`, each route kept
     priced at once): it keeps every route that may earn the best price, with its place in the walk
     without a bound, so the best route is the one the whole walk gives (the first in walk order, a
-    route ahead before its way back, of those earning the most). Other trains: `_best_routes`."""
+    route ahead before its way back, of those earning the most). A longer train paid by every stop (a
+    D) is walked so with a `flat_bound`: no route is cut short, but only those that may earn the best
+    price so far are kept and priced. Other trains: `_best_routes`."""
     pricer = candidate_pricer(board, with_subsidy)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
     priced: list[RouteShape] = []
     builder = _Builder(board, graph, classes, priced, pricer)
     reach = _reach_bound(board, graph, walk, builder) if len(classes) == 1 else None
+    if reach is None and len(classes) == 1 and builder.plain[0] and not (classes[0].klass or classes[0].local):
+        weights = _bound_weights(builder, 0)  # every stop pays: a route earns its stops' pay, so few are priced
+        longest = max(classes[0].distance, sum(board.nodes[n].visit_cost for n in walk.visitable))
+        reach = flat_bound(graph.legs_from, walk.visitable, longest, *weights) if weights else None
     if reach is None:
         builder.shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk,
                                                     cancel=cancel)

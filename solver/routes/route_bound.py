@@ -32,14 +32,36 @@ class ReachBound:
     ahead: dict[tuple[str | None, str], list[int]]  # (previous node, node) -> per stops left, the most ahead
     const: int  # what no stop or leg carries (combinations): added to every route's bound
     distance: int
+    flat: bool = False  # no table: a continuation may add anything (`flat_bound`)
 
     def step_ahead(self, leg: Leg) -> list[int]:
         """Per stops left after reaching `leg.b` over `leg`, the most a continuation adds."""
-        return self.ahead.get((leg.a, leg.b), [0] * (self.distance + 1))
+        return self.ahead.get((leg.a, leg.b), [0] * (self.distance + 1)) if not self.flat else self._any()
 
     def start_ahead(self, nid: str) -> list[int]:
         """Per stops left at a route's first stop, the most a continuation adds."""
-        return self.ahead.get((None, nid), [0] * (self.distance + 1))
+        return self.ahead.get((None, nid), [0] * (self.distance + 1)) if not self.flat else self._any()
+
+    def _any(self) -> list[int]:
+        found = self.ahead.get(None)  # type: ignore[call-overload]
+        if found is None:
+            found = self.ahead[None] = [UNBOUNDED] * (self.distance + 1)  # type: ignore[index]
+        return found
+
+
+UNBOUNDED = 1 << 60  # what a continuation adds at most, when nothing bounds it
+
+
+def flat_bound(legs_from: dict[str, list[Leg]], visitable: frozenset[str], distance: int, stop_pay: dict[str, int],
+               bonus_node: dict[str, int], bonus_hex: dict[str, int], const: int) -> ReachBound:
+    """A bound with no table, for a train no table bounds (a D, a list train with free stops): what each
+    stop and leg adds at most, and no limit on what a continuation adds. The one-train walk with it
+    keeps only the routes that may earn as much as the best priced before (priced at once), and no
+    route is ever cut short: it saves listing and ranking every route, not walking them."""
+    node = {n: stop_pay.get(n, 0) + bonus_node.get(n, 0) for n in visitable}
+    leg_w = {id(leg): sum(bonus_hex.get(h, 0) for h in set(leg.hexes)) if bonus_hex else 0
+             for legs in legs_from.values() for leg in legs if leg.b in visitable}
+    return ReachBound(node, leg_w, {}, const, distance, flat=True)
 
 
 def bounded_train(train: Train) -> bool:

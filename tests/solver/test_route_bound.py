@@ -24,6 +24,7 @@ from solver.routes.candidates import (
     enumerate_routes,
     standard_walk_rules,
 )
+from solver.routes.route_bound import bounded_train
 from tests.support.corpus_files import TITLE_FILES
 from tests.support.stress_boards import stress_snapshots
 
@@ -131,3 +132,41 @@ def test_the_bounded_walk_keeps_the_whole_walks_best_route() -> None:
         pruned += stats["routes_walked"] < whole[2]
     assert compared >= 40
     assert pruned >= 20  # the bound cuts the walk short on many of them
+
+
+def _long_train_boards(raw: dict) -> list[Board]:
+    """The board once per distinct train of the company that no table bounds (a D, a list train with
+    free stops), as its only train."""
+    board = board_from_snapshot(raw)
+    out, seen = [], set()
+    for t in board.trains:
+        if t.unit in ("stops", "stops_by_type") and not bounded_train(t) and not t.klass and not t.local \
+                and t.spec_key() not in seen:
+            seen.add(t.spec_key())
+            out.append(replace(board, trains=[t]))
+    return out
+
+
+LONG = [(path.parent.name, b) for path in TITLE_FILES
+        for pos in [p for p in read_positions(path) if p.raw.get("revenue_model") in ("generic", "modifiers")][-3:]
+        for b in _long_train_boards(pos.raw)]
+
+
+def test_the_flat_walk_of_a_long_train_keeps_the_whole_walks_best_route() -> None:
+    """A D or a list train paid by every stop is walked with a `flat_bound`: only the routes that may earn
+    the best price so far are priced, and the answer is the whole walk's first best route."""
+    compared = fewer = 0
+    for title, board in LONG:
+        whole = _first_best(board)
+        if whole is None:
+            continue
+        stats: dict[str, float] = {}
+        kept, done = candidate_routes(board, build_leg_graph(board), train_classes(board.trains)[0],
+                                      best_only=True, stats=stats)
+        assert done
+        got = (list(kept[0].nodes), max(kept[0].totals.values())) if kept else ([], 0)
+        assert got == whole[:2], (title, board.trains[0].name)
+        compared += 1
+        fewer += stats["routes_walked"] * 4 < whole[2]  # priced: a fraction of the routes
+    assert compared >= 20
+    assert fewer >= compared // 2
