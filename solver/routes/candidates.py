@@ -543,7 +543,7 @@ class _Builder:
                 found = row_value.get(n)
                 if found is not None:
                     by_row[found[0]].append(found[1])
-            return sum(sum(vs) if len(vs) <= r.pay else sum(heapq.nlargest(r.pay, vs))
+            return sum(sum(vs) if len(vs) <= r.pay else sum(sorted(vs, reverse=True)[:r.pay])
                        for r, vs in zip(rows, by_row)) + cap
         ub = self.stop_upper(ci)
         values = sorted((ub[n] for n in nodes_), reverse=True)
@@ -588,7 +588,7 @@ class _Builder:
             return lambda nodes_: sum(map(most, nodes_))
         paying = sum(r.pay for r in train.rows)
         return lambda nodes_: (sum(map(most, nodes_)) if len(nodes_) <= paying
-                               else sum(heapq.nlargest(paying, map(most, nodes_))))
+                               else sum(sorted(map(most, nodes_), reverse=True)[:paying]))  # C sort: short lists
 
     def row_values(self, ci: int, rows: Sequence[DistanceRow]) -> dict[str, tuple[int, int]]:
         """Per node, the one row of a list train (rows sharing no kind) that takes it and what it pays there."""
@@ -828,7 +828,8 @@ def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, wal
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
     builder = _Builder(board, graph, classes, [], pricer)
     if lazy is not None and not (lazy.must_keep is None and sum(lazy.counts) == 2
-                                 and all(bounded_train(t) for t in classes)):
+                                 and all(bounded_train(t) and _bound_weights(builder, ci) is not None
+                                         for ci, t in enumerate(classes))):
         lazy = None  # no floor (`_walk_floor`: with three trains or more, their best routes leave little to prune)
     floor = None
     if lazy is not None and cap > FLOOR_FROM:  # a short walk is over before a floor pays: walk that far first
