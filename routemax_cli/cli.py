@@ -290,14 +290,16 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if (args.dask or args.dask_scheduler) and not _has_dask():
         raise CliError(Exit.USAGE, "--dask needs Dask: pip install 'routemax[dask]'")
     out = Path(args.out)
-    total = sum(1 for _ in iter_items(files))
+    # the progress bar's total costs a reading of every file: only for a terminal that shows the bar
+    total = sum(1 for _ in iter_items(files)) if err.is_terminal else None
     workers = args.workers or default_workers()
     t0 = time.perf_counter()
     columns = (TextColumn("auditing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     objective = OBJECTIVES[args.objective] or "REVENUE_ONLY"
     with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("audit", total=total)
-        progress.update(task, completed=min(total, len(read_lines(out)) if out.exists() else 0))
+        if total is not None:
+            progress.update(task, completed=min(total, len(read_lines(out)) if out.exists() else 0))
         try:
             with make_executor(workers, args.dask, args.dask_scheduler) as executor:
                 written = run_audit(iter_items(files), out, executor, time_limit_s=args.time_limit,
