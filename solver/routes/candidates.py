@@ -949,9 +949,9 @@ def _walk_floor(board: Board, graph: LegGraph, builder: _Builder, walk: WalkRule
     """For two trains counting plain stops and no run rules: a bound for the whole walk and, per class,
     its distance and the least a route must earn it to be in a run that beats a known one (None otherwise).
 
-    Each class's best route alone comes from a branch and bound, and a run from those routes and the
-    best routes beside them (a walk that avoids their track, train after train): its value L is a lower
-    bound. A route of class c is in a run worth at least L only if it earns at least
+    Each class's best route alone comes from a branch and bound, and runs from those routes and the
+    other train's best route beside each (a walk that avoids its track): the best run of them, L, is a
+    lower bound. A route of class c is in a run worth at least L only if it earns at least
     L - (the best of every other train), the argument of `packing.prune`. The walk's bound takes each
     stop's most over the classes."""
     classes = builder.classes
@@ -960,21 +960,22 @@ def _walk_floor(board: Board, graph: LegGraph, builder: _Builder, walk: WalkRule
         return None
     found: list[Candidate] = []
     best: list[int] = []
+    tops: dict[int, Candidate] = {}  # each class's best route
     for ci, bound in enumerate(bounds):
         some, complete = _bounded_best(board, graph, builder, ci, walk, bound, deadline, cancel)  # type: ignore[arg-type]
         if not complete:
             return None
         found.extend(some)
         best.append(max((c.totals[ci] for c in some), default=0))
-    # a run train after train, the best class first: each train's best route beside the track taken
-    avoid = 0
-    trains = sorted((ci for ci in range(len(classes)) for _ in range(lazy.counts[ci])), key=lambda ci: -best[ci])
-    for ci in trains:
-        some, _complete = _bounded_best(board, graph, builder, ci, walk, bounds[ci], deadline, cancel, avoid)  # type: ignore[arg-type]
-        if not some:
-            break
+        if some:
+            tops[ci] = some[-1]
+    # runs: each class's best route, and the other train's best route beside its track
+    trains = [ci for ci in range(len(classes)) for _ in range(lazy.counts[ci])]
+    for first in tops:
+        other = trains[1] if trains[0] == first else trains[0]
+        some, _complete = _bounded_best(board, graph, builder, other, walk, bounds[other], deadline, cancel,  # type: ignore[arg-type]
+                                        tops[first].mask)
         found.extend(some)
-        avoid |= some[-1].mask
     lower = lazy.lower_of(found)
     every = sum(best[ci] * lazy.counts[ci] for ci in range(len(classes)))
     floors = [(classes[ci].distance, lower - every + best[ci]) for ci in range(len(classes))]
