@@ -690,7 +690,8 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
     the run from them, and price the others only where they could still beat it (paired with the best
     of every other train, by the bounds of the unpriced ones: the argument of `packing.prune`), in
     rounds: best bound first, four times as many each round, each asked its tight bound before it is
-    priced, the lower bound taken again after each.
+    priced, the lower bound taken again after each. `known`: the value of a run the walk found
+    (`_walk_floor`), the first lower bound.
     Returns the candidates in shape order, how many options were never priced, and whether every
     option that could matter was priced (False when the deadline or `cancel` cut the pricing short)."""
     options.sort(key=lambda o: -o[0])
@@ -726,7 +727,9 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
                     have._totals = None
 
     priced(first)
-    lower = known or lazy.lower_of(list(made.values()))  # `known`: a run's value the walk found
+    # `known`: the value of a run the walk found, of routes that may not be priced here; an option that can
+    # only tie it must stay (it may be in the only run worth that much), so it is weighed against one less
+    lower = known - 1 if known else lazy.lower_of(list(made.values()))
     # the unpriced options per class, best bound first, each with its place in the whole order
     waiting: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
     for place, (ub, k, ci) in enumerate(rest):
