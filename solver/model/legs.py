@@ -92,7 +92,6 @@ class PathIndex:
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.keys: dict[str, list[TrackKey]] = {}
         self.key_sets: dict[str, frozenset[TrackKey]] = {}
         self.repeats: set[str] = set()  # paths that use one track key twice (never part of a leg)
         self.terminal: set[str] = set()  # terminal paths
@@ -134,7 +133,7 @@ class PathIndex:
                 nb = neighbors.get(out.edge)  # type: ignore[arg-type]
                 ahead = (nb, (out.edge + 3) % 6, None) if nb is not None and nb in hexes else None  # type: ignore[operator]
                 exits[(p.id, side)] = (None, ahead, lane_out)
-            keys = self.keys[p.id] = path_keys(board, p)
+            keys = path_keys(board, p)
             key_set = self.key_sets[p.id] = frozenset(keys)
             if len(key_set) != len(keys):
                 self.repeats.add(p.id)
@@ -240,13 +239,13 @@ class _Walker:
         return leg
 
 
-def make_leg(board: Board, a: str, b: str, chain: list[Path], known: dict[str, list[TrackKey]] | None = None) -> Leg:
-    """Build a Leg from an already-checked chain of paths (`known`: path keys already computed)."""
+def make_leg(board: Board, a: str, b: str, chain: list[Path]) -> Leg:
+    """Build a Leg from an already-checked chain of paths."""
     keys: list[TrackKey] = []
     hexes: list[str] = []
     crossings = 0
     for i, p in enumerate(chain):
-        keys.extend(known[p.id] if known and p.id in known else path_keys(board, p))
+        keys.extend(path_keys(board, p))
         if not hexes or hexes[-1] != p.hex:
             hexes.append(p.hex)
         if i and chain[i - 1].hex != p.hex:

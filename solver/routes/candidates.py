@@ -431,7 +431,7 @@ class LazyBound:
 
 
 LAZY_FROM = 1000  # options (route, class) from which the lazy build pays
-FLOOR_FROM = 500  # routes from which a walk of several trains first looks for a floor (`_walk_floor`)
+FLOOR_FROM = 500  # routes from which a walk of two trains first looks for a floor (`_walk_floor`)
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
 
 
@@ -691,7 +691,8 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
     of every other train, by the bounds of the unpriced ones: the argument of `packing.prune`), in
     rounds: best bound first, four times as many each round, each asked its tight bound before it is
     priced, the lower bound taken again after each. `known`: the value of a run the walk found
-    (`_walk_floor`), the first lower bound.
+    (`_walk_floor`); one less is the first lower bound (its routes may not be priced here, so an option
+    that can only tie it stays).
     Returns the candidates in shape order, how many options were never priced, and whether every
     option that could matter was priced (False when the deadline or `cancel` cut the pricing short)."""
     options.sort(key=lambda o: -o[0])
@@ -853,8 +854,9 @@ def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: i
     priced at once): it keeps every route that may earn the best price, with its place in the walk
     without a bound, so the best route is the one the whole walk gives (the first in walk order, a
     route ahead before its way back, of those earning the most). A longer train paid by every stop (a
-    D) is walked so with a `flat_bound`: no route is cut short, but only those that may earn the best
-    price so far are kept and priced. Other trains: `_best_routes`."""
+    D, a hex or an express train paid by every stop, a list train whose rows pay every stop, or stops
+    that cost nothing) is walked so with a `flat_bound`: no route is cut short, but only those that may
+    earn the best price so far are kept and priced. Other trains: `_best_routes`."""
     pricer = candidate_pricer(board, with_subsidy)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
     priced: list[RouteShape] = []
@@ -906,10 +908,8 @@ def _reach_bound(board: Board, graph: LegGraph, walk: WalkRules, builder: _Build
 
 def _joint_bound(board: Board, graph: LegGraph, walk: WalkRules, builder: _Builder) -> ReachBound | None:
     """One bound for the routes of every class: per stop, hex and route the most over the classes, up to
-    the longest train (None unless every class has a bound)."""
+    the longest train (the caller knows every class has a bound)."""
     classes = builder.classes
-    if any(_reach_bound(board, graph, walk, builder, ci) is None for ci in range(len(classes))):
-        return None
     weights = [_bound_weights(builder, ci) for ci in range(len(classes))]
     stop: dict[str, int] = {}
     hexes: dict[str, int] = {}

@@ -1,10 +1,13 @@
-"""At most what a route can still earn one train, for the one-train walk (`ReachBound`).
+"""At most what a route can still earn a train, for the walk's bounds (`ReachBound`).
 
 With one train and no run rules the best run is the best route. The walk is then a branch and
 bound (`enumerate_routes`' `bound`): it does not grow a route whose stops so far, plus the most
-any continuation could add, earn less than the best route priced so far. A stop adds at most its
-pay (in the train's best row) and the bonuses keyed to it, a leg at most the path-hex bonuses of
-the hexes it passes, and the combinations a constant. The most a continuation of r more stops
+any continuation could add, earn less than the best route priced so far. With two trains, the
+walk does not grow a route that cannot earn a floor (`candidates._walk_floor`); a train no table
+bounds (a D) has a `flat_bound`, which keeps only the routes that may earn the best price so far.
+
+A stop adds at most its pay (in the train's best row) and the bonuses keyed to it, a leg at most the
+path-hex bonuses of the hexes it passes, and the combinations a constant. The most a continuation of r more stops
 adds from node u, reached from p, is worked out for walks that never turn straight back (every
 route is such a walk, so this is a bound):
 

@@ -8,6 +8,7 @@ every route of the whole walk that earns some train its floor; the last compares
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -30,6 +31,7 @@ from solver.routes.candidates import (
     token_reach,
 )
 from solver.routes.route_bound import bounded_train
+from tests.support.boards import BoardBuilder, line
 from tests.support.corpus_files import TITLE_FILES
 from tests.support.stress_boards import stress_snapshots
 
@@ -177,3 +179,50 @@ def test_the_answer_is_the_one_without_a_floor(monkeypatch: pytest.MonkeyPatch) 
     assert [(r.revenue, r.subsidy, r.status) for r in with_floor] == \
         [(r.revenue, r.subsidy, r.status) for r in without]
     assert len(floored) >= 10
+
+
+def _cluster_behind_one_city(size: int = 5, distance: int = 8, classes: int = 1) -> Board:
+    """A grid of cities paying 100..580 reached only through the home city, and apart a short line of
+    small towns with a token of its own: two trains of eight stops (one class, or two of 8 and 7). The
+    walk's known run takes the best grid route for one train and the best beside it for the other; the
+    optimum is such a run, whose routes may come late in the lazy build's order."""
+    rng = random.Random(0)
+    b = BoardBuilder()
+    ids = {(q, r): f"Q{q}R{r}" for q in range(size) for r in range(size)}
+    for (q, r), hid in ids.items():
+        b.hex(hid)
+        for edge, (dq, dr) in {4: (1, 0), 5: (0, 1), 0: (-1, 1)}.items():
+            if (q + dq, r + dr) in ids:
+                b.link(hid, edge, ids[(q + dq, r + dr)])
+    b.link(f"Q0R{size // 2}", 1, "HOME")
+    pays = rng.sample(range(100, 100 + 20 * size * size, 10), size * size)
+    for i, hid in enumerate(ids.values()):
+        city = b.city(hid, pays[i])
+        for edge in sorted(int(e) for e in b.hex(hid)["neighbors"]):
+            b.path(hid, city, edge)
+    b.path("HOME", b.city("HOME", 50, token=True), 4)
+    towns = [f"L{i}" for i in range(5)]
+    line(b, towns)
+    for i, h in enumerate(towns):
+        c = b.city(h, 10 + i, token=i == 0)
+        if i > 0:
+            b.path(h, 1, c)
+        if i < len(towns) - 1:
+            b.path(h, c, 4)
+    b.train("A-0", distance, name="A")
+    if classes == 1:
+        b.train("A-1", distance, name="A")
+    else:
+        b.train("B-0", distance - 1, name="B")
+    return b.board()
+
+
+@pytest.mark.parametrize("classes", [1, 2])
+def test_a_run_the_walk_knows_stays_in_reach_of_the_lazy_build(monkeypatch: pytest.MonkeyPatch, classes: int) -> None:
+    """The lazy build is told the value of the walk's run, whose routes it may not have priced: an option
+    that can only tie it must still be priced (else the packing misses the only run worth that much)."""
+    board = _cluster_behind_one_city(classes=classes)
+    with_floor = solve(board, SolveOptions(time_limit_s=60))
+    monkeypatch.setattr(candidates, "FLOOR_FROM", 10**9)
+    without = solve(board, SolveOptions(time_limit_s=60))
+    assert (with_floor.revenue, with_floor.status) == (without.revenue, without.status)
