@@ -15,7 +15,7 @@ from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
 from solver.routes.candidates import _Builder, _Scan, build_leg_graph, enumerate_routes, standard_walk_rules
 from tests.conftest import CORPUS
-from tests.support.corpus_files import TITLE_FILES
+from tests.support.corpus_files import TITLE_FILES, priced_positions
 
 ROUTES_PER_BOARD = 4000
 
@@ -47,10 +47,10 @@ def _too_high(raw: dict) -> list[tuple]:
 
 @pytest.mark.parametrize("path", TITLE_FILES, ids=[p.parent.name for p in TITLE_FILES])
 def test_bounds_hold_on_the_late_positions_of_every_title(path) -> None:
-    positions = [p for p in read_positions(path) if p.raw.get("revenue_model") in ("generic", "modifiers")]
+    positions = priced_positions(path)
     checked = 0
-    for pos in positions[-3:]:
-        assert _too_high(pos.raw) == []
+    for raw in positions[-3:]:
+        assert _too_high(raw) == []
         checked += 1
     if positions:
         assert checked > 0

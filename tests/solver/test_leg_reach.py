@@ -11,24 +11,22 @@ from dataclasses import replace
 
 import pytest
 
-from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.input.snapshot import board_from_snapshot
 from solver.model.board import UNLIMITED, Board
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
 from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules, token_reach
-from tests.support.corpus_files import TITLE_FILES
+from tests.support.corpus_files import late_positions
 
 ROUTES = 20_000  # routes compared per board, at most
 
 
 def _boards() -> list[tuple[str, Board]]:
     out = []
-    for path in TITLE_FILES:
-        positions = [p for p in read_positions(path) if p.raw.get("revenue_model") in ("generic", "modifiers")]
-        for pos in positions[-2:]:
-            board = board_from_snapshot(pos.raw)
-            unbounded = [replace(t, distance=UNLIMITED) if t.unit == "stops" else t for t in board.trains]
-            out += [(path.parent.name, board), (f"{path.parent.name}-D", replace(board, trains=unbounded))]
+    for title, raw in late_positions(2):
+        board = board_from_snapshot(raw)
+        unbounded = [replace(t, distance=UNLIMITED) if t.unit == "stops" else t for t in board.trains]
+        out += [(title, board), (f"{title}-D", replace(board, trains=unbounded))]
     return out
 
 

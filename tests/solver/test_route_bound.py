@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
@@ -25,7 +25,7 @@ from solver.routes.candidates import (
     standard_walk_rules,
 )
 from solver.routes.route_bound import bounded_train
-from tests.support.corpus_files import TITLE_FILES
+from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
 
 ROUTES_PER_BOARD = 4000  # routes whose every prefix is checked, per board
@@ -43,16 +43,7 @@ def _one_train_boards(raw: dict) -> list[Board]:
     return out
 
 
-def _late_boards() -> list[tuple[str, Board]]:
-    out = []
-    for path in TITLE_FILES:
-        positions = [p for p in read_positions(path) if p.raw.get("revenue_model") in ("generic", "modifiers")]
-        for pos in positions[-2:]:
-            out.extend((path.parent.name, b) for b in _one_train_boards(pos.raw))
-    return out
-
-
-LATE = _late_boards()
+LATE = [(title, b) for title, raw in late_positions(2) for b in _one_train_boards(raw)]
 
 
 def _bound_breaks(board: Board) -> tuple[int, list[tuple]]:
@@ -116,9 +107,12 @@ BOARDS = LATE + [(f"stress-{t}", b) for t in ("1856", "1870", "1882", "1846") fo
                  for b in _one_train_boards(raw)]
 
 
-def test_the_bounded_walk_keeps_the_whole_walks_best_route() -> None:
-    compared = pruned = 0
-    for title, board in BOARDS:
+def _against_the_whole_walk(boards: list[tuple[str, Board]]) -> list[tuple[float, int]]:
+    """On each board whose whole walk is short enough to compare, the best-only walk's route is the whole
+    walk's first best route (asserted); per board compared, the routes the best-only walk priced and the
+    routes of the whole walk."""
+    out = []
+    for title, board in boards:
         whole = _first_best(board)
         if whole is None:
             continue
@@ -128,10 +122,14 @@ def test_the_bounded_walk_keeps_the_whole_walks_best_route() -> None:
         assert done
         got = (list(kept[0].nodes), max(kept[0].totals.values())) if kept else ([], 0)
         assert got == whole[:2], (title, board.trains[0].name)
-        compared += 1
-        pruned += stats["routes_walked"] < whole[2]
-    assert compared >= 40
-    assert pruned >= 20  # the bound cuts the walk short on many of them
+        out.append((stats["routes_walked"], whole[2]))
+    return out
+
+
+def test_the_bounded_walk_keeps_the_whole_walks_best_route() -> None:
+    compared = _against_the_whole_walk(BOARDS)
+    assert len(compared) >= 40
+    assert sum(priced < whole for priced, whole in compared) >= 20  # the bound cuts the walk short on many
 
 
 def _long_train_boards(raw: dict) -> list[Board]:
@@ -147,26 +145,12 @@ def _long_train_boards(raw: dict) -> list[Board]:
     return out
 
 
-LONG = [(path.parent.name, b) for path in TITLE_FILES
-        for pos in [p for p in read_positions(path) if p.raw.get("revenue_model") in ("generic", "modifiers")][-3:]
-        for b in _long_train_boards(pos.raw)]
+LONG = [(title, b) for title, raw in late_positions(3) for b in _long_train_boards(raw)]
 
 
 def test_the_flat_walk_of_a_long_train_keeps_the_whole_walks_best_route() -> None:
     """A D or a list train paid by every stop is walked with a `flat_bound`: only the routes that may earn
     the best price so far are priced, and the answer is the whole walk's first best route."""
-    compared = fewer = 0
-    for title, board in LONG:
-        whole = _first_best(board)
-        if whole is None:
-            continue
-        stats: dict[str, float] = {}
-        kept, done = candidate_routes(board, build_leg_graph(board), train_classes(board.trains)[0],
-                                      best_only=True, stats=stats)
-        assert done
-        got = (list(kept[0].nodes), max(kept[0].totals.values())) if kept else ([], 0)
-        assert got == whole[:2], (title, board.trains[0].name)
-        compared += 1
-        fewer += stats["routes_walked"] * 4 < whole[2]  # priced: a fraction of the routes
-    assert compared >= 20
-    assert fewer >= compared // 2
+    compared = _against_the_whole_walk(LONG)
+    assert len(compared) >= 20
+    assert sum(priced * 4 < whole for priced, whole in compared) >= len(compared) // 2  # a fraction priced

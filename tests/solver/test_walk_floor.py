@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board
 from solver.model.results import SolveOptions
 from solver.modifiers.candidate_values import candidate_pricer
@@ -32,7 +32,7 @@ from solver.routes.candidates import (
 )
 from solver.routes.route_bound import bounded_train
 from tests.support.boards import BoardBuilder, line
-from tests.support.corpus_files import TITLE_FILES
+from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
 
 WHOLE_WALK = 60_000  # boards whose whole walk is longer are not compared
@@ -53,12 +53,10 @@ def _two_trains(raw: dict) -> Board | None:
 
 def _boards() -> list[tuple[str, Board]]:
     out = []
-    for path in TITLE_FILES:
-        positions = [p for p in read_positions(path) if p.raw.get("revenue_model") in ("generic", "modifiers")]
-        for pos in positions[-2:]:
-            board = _two_trains(pos.raw)
-            if board is not None:
-                out.append((path.parent.name, board))
+    for title, raw in late_positions(2):
+        board = _two_trains(raw)
+        if board is not None:
+            out.append((title, board))
     for title in ("1870", "1856", "1846", "1882"):
         for raw in stress_snapshots(title)[:2]:
             board = _two_trains(raw)
