@@ -99,11 +99,13 @@ def _key(shape) -> tuple:
     return shape.nodes, tuple(leg.paths for leg in shape.legs)
 
 
-@pytest.mark.parametrize(("title", "board"), BOARDS, ids=[f"{t}-{i}" for i, (t, _b) in enumerate(BOARDS)])
-def test_the_floored_walk_keeps_every_route_earning_a_floor(title: str, board: Board) -> None:
+def _check_floored(board: Board) -> bool:
+    """On a board with a floor and a walk short enough to compare, assert that the floored walk keeps, in
+    the whole walk's order, every route that earns some class its floor, and that no floor is above the
+    argument's; whether the board was checked."""
     found = _floored(board)
     if found is None or found[4] is None:
-        pytest.skip("no floor for these trains, or a walk too long to compare")
+        return False
     reps, _graph, _walk, builder, whole, kept, (_bound, floors, lower) = found
     builder.shapes = whole
     places = {_key(shape): k for k, shape in enumerate(whole)}
@@ -124,6 +126,12 @@ def test_the_floored_walk_keeps_every_route_earning_a_floor(title: str, board: B
     counts = [len(m) for m in train_classes(board.trains)[1]]
     every = sum(b * n for b, n in zip(best, counts))
     assert all(f <= lower - (every - best[ci]) for ci, (_d, f) in enumerate(floors))
+    return True
+
+
+def test_the_floored_walk_keeps_every_route_earning_a_floor() -> None:
+    checked = sum(_check_floored(board) for _title, board in BOARDS)
+    assert checked >= len(BOARDS) // 2  # most of these boards have a floor and a walk short enough to compare
 
 
 def test_the_floor_cuts_many_walks_short() -> None:
