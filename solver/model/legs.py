@@ -9,7 +9,7 @@ Both name the track a leg occupies with the same keys, so "no shared track" mean
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from solver.model.board import Board, Path, PathEnd
@@ -220,39 +220,26 @@ class _Walker:
                 stack.append(iter(nexts))
 
     def leg(self, a: str, b: str, chain: list[Path], last: Path, keys: set[TrackKey]) -> Leg:
-        """The leg the walk found: the chain, then `last`, occupying `keys` (what `make_leg` builds)."""
-        paths = [*chain, last]
-        hexes: list[str] = []
-        crossings = 0
-        for p in paths:
-            if not hexes or hexes[-1] != p.hex:
-                if hexes:
-                    crossings += 1
-                hexes.append(p.hex)
-        terminal = self.index.terminal
-        inner = bool(terminal) and any(p.id in terminal for p in chain[1:])
-        first, end = paths[0].terminal, last.terminal
-        leg = _new(Leg)  # a frozen dataclass's __init__ sets each field through object.__setattr__: 3x slower
-        leg.__dict__.update(a=a, b=b, paths=tuple([p.id for p in paths]), keys=frozenset(keys), hexes=tuple(hexes),
-                            crossings=crossings, terminal_first=first, terminal_last=end, terminal_inner=inner,
-                            has_terminal=first or end or inner)
-        return leg
+        """The leg the walk found: the chain, then `last`, occupying `keys`."""
+        return _leg(a, b, [*chain, last], keys, bool(self.index.terminal))
 
 
-def make_leg(board: Board, a: str, b: str, chain: list[Path]) -> Leg:
-    """Build a Leg from an already-checked chain of paths."""
-    keys: list[TrackKey] = []
+def _leg(a: str, b: str, paths: list[Path], keys: Iterable[TrackKey], inner_terminals: bool = True) -> Leg:
+    """A Leg over these paths occupying `keys` (`inner_terminals` False: no terminal path on the board)."""
     hexes: list[str] = []
     crossings = 0
-    for i, p in enumerate(chain):
-        keys.extend(path_keys(board, p))
+    for p in paths:
         if not hexes or hexes[-1] != p.hex:
+            if hexes:
+                crossings += 1
             hexes.append(p.hex)
-        if i and chain[i - 1].hex != p.hex:
-            crossings += 1
-    return Leg(a=a, b=b, paths=tuple(p.id for p in chain), keys=frozenset(keys), hexes=tuple(hexes),
-               crossings=crossings, terminal_first=chain[0].terminal, terminal_last=chain[-1].terminal,
-               terminal_inner=any(p.terminal for p in chain[1:-1]), has_terminal=any(p.terminal for p in chain))
+    inner = inner_terminals and len(paths) > 2 and any(p.terminal for p in paths[1:-1])
+    first, end = paths[0].terminal, paths[-1].terminal
+    leg = _new(Leg)  # a frozen dataclass's __init__ sets each field through object.__setattr__: 3x slower
+    leg.__dict__.update(a=a, b=b, paths=tuple([p.id for p in paths]), keys=frozenset(keys), hexes=tuple(hexes),
+                        crossings=crossings, terminal_first=first, terminal_last=end, terminal_inner=inner,
+                        has_terminal=first or end or inner)
+    return leg
 
 
 def walk_legs(board: Board, node_id: str, allowed_tracks: frozenset[str] | None = None,
@@ -274,14 +261,16 @@ def leg_from_paths(board: Board, a: str, b: str, path_ids: list[str]) -> Leg | s
         return f"unknown path {unknown[0]!r}"
     chain = [board.paths[pid] for pid in path_ids]
     why = _check_chain(board, a, b, chain)
-    if why is None:
-        return make_leg(board, a, b, chain)
-    if _check_chain(board, a, b, chain[::-1]) is None:
-        return make_leg(board, a, b, chain[::-1])
+    if not isinstance(why, str):
+        return _leg(a, b, chain, why)
+    back = _check_chain(board, a, b, chain[::-1])
+    if not isinstance(back, str):
+        return _leg(a, b, chain[::-1], back)
     return why
 
 
-def _check_chain(board: Board, a: str, b: str, chain: list[Path]) -> str | None:
+def _check_chain(board: Board, a: str, b: str, chain: list[Path]) -> str | list[TrackKey]:
+    """Why the chain does not walk from a to b, or the track keys it occupies."""
     if len(set(p.id for p in chain)) != len(chain):
         return "a leg uses a path twice"
     first = chain[0]
@@ -295,7 +284,7 @@ def _check_chain(board: Board, a: str, b: str, chain: list[Path]) -> str | None:
             if exit_end != PathEnd(node=b):
                 return f"path {p.id} does not end at {b}"
             keys = [k for q in chain for k in path_keys(board, q)]
-            return REUSED_TRACK if len(set(keys)) != len(keys) else None
+            return REUSED_TRACK if len(set(keys)) != len(keys) else keys
         q = chain[i + 1]
         if exit_end.node is not None:
             if board.nodes[exit_end.node].kind != "junction":
@@ -313,4 +302,4 @@ def _check_chain(board: Board, a: str, b: str, chain: list[Path]) -> str | None:
         if not lanes_fit(p.lane_at(exit_end), q.lane_at(entry2)):
             return f"lanes of {p.id} and {q.id} do not meet"
         entry = entry2
-    return None
+    return "a leg needs at least one path"  # not reached: the loop returns at the last path
