@@ -831,17 +831,19 @@ def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, wal
     pricer = candidate_pricer(board, with_subsidy)  # the modifiers' per-route rules (None without modifiers)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
     builder = _Builder(board, graph, classes, [], pricer)
-    if lazy is not None and not (lazy.must_keep is None and sum(lazy.counts) == 2
-                                 and all(bounded_train(t) and _bound_weights(builder, ci) is not None
-                                         for ci, t in enumerate(classes))):
-        lazy = None  # no floor (`_walk_floor`: with three trains or more, their best routes leave little to prune)
+    # a floor for two trains that count plain stops, with no run rules (three trains or more: their best
+    # routes leave little to prune); asked before the walk, so that no walk is thrown away for nothing
+    weights = [_bound_weights(builder, ci) for ci in range(len(classes))] \
+        if lazy is not None and lazy.must_keep is None and sum(lazy.counts) == 2 and all(map(bounded_train, classes)) \
+        else [None]
     floor = None
-    if lazy is not None and cap > FLOOR_FROM:  # a short walk is over before a floor pays: walk that far first
+    if all(w is not None for w in weights) and cap > FLOOR_FROM:  # a short walk ends before a floor pays
         builder.shapes, complete = enumerate_routes(board, graph, classes, FLOOR_FROM, walk_deadline, rules=walk,
                                                     cancel=cancel)
         if complete:
             return builder, complete, 0
-        floor = _walk_floor(board, graph, builder, walk or standard_walk_rules(board), lazy, walk_deadline, cancel)
+        floor = _walk_floor(board, graph, builder, walk or standard_walk_rules(board), lazy.counts,  # type: ignore[union-attr]
+                            lazy.lower_of, weights, cap, walk_deadline, cancel)  # type: ignore[union-attr,arg-type]
     builder.shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel,
                                                 bound=floor[0] if floor else None, floors=floor[1] if floor else ())
     return builder, complete, floor[2] if floor else 0
@@ -850,38 +852,32 @@ def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, wal
 def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, walk_deadline: float | None,
                  cancel: CancelToken | None, with_subsidy: bool, scan: _Scan) -> tuple[_Builder, bool, list[Candidate]]:
     """Steps 1 and 2 with `best_only`: the builder, whether the walk was complete, and the best route.
-    A train counting plain stops is walked as a branch and bound (a `ReachBound`, each route kept
-    priced at once): it keeps every route that may earn the best price, with its place in the walk
-    without a bound, so the best route is the one the whole walk gives (the first in walk order, a
-    route ahead before its way back, of those earning the most). A longer train paid by every stop (a
-    D, a hex or an express train paid by every stop, a list train whose rows pay every stop, or stops
-    that cost nothing) is walked so with a `flat_bound`: no route is cut short, but only those that may
-    earn the best price so far are kept and priced. Other trains: `_best_routes`."""
+    A train counting plain stops is walked as a branch and bound (`_bounded_best` with a `ReachBound`).
+    A longer train paid by every stop (a D, a hex or an express train paid by every stop, a list train
+    whose rows pay every stop, or stops that cost nothing) is walked so with a `flat_bound`: no route is
+    cut short, but only those that may earn the best price so far are kept and priced. Other trains:
+    `_best_routes`."""
     pricer = candidate_pricer(board, with_subsidy)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
-    priced: list[RouteShape] = []
-    builder = _Builder(board, graph, classes, priced, pricer)
-    reach = _reach_bound(board, graph, walk, builder) if len(classes) == 1 else None
-    if reach is None and len(classes) == 1 and builder.plain[0] and not (classes[0].klass or classes[0].local):
-        weights = _bound_weights(builder, 0)  # every stop pays: a route earns its stops' pay, so few are priced
+    builder = _Builder(board, graph, classes, [], pricer)
+    weights = _bound_weights(builder, 0) if len(classes) == 1 else None
+    reach = reach_bound(board, graph.legs_from, walk.visitable, walk.passable, classes[0], *weights) \
+        if weights is not None else None
+    if reach is None and weights is not None and builder.plain[0] and not (classes[0].klass or classes[0].local):
         longest = max(classes[0].distance, sum(board.nodes[n].visit_cost for n in walk.visitable))
-        reach = flat_bound(graph.legs_from, walk.visitable, longest, *weights) if weights else None
+        reach = flat_bound(graph.legs_from, walk.visitable, longest, *weights)  # a route earns its stops' pay
     if reach is None:
         builder.shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk,
                                                     cancel=cancel)
         return builder, complete, _best_routes(builder, scan)
-    best = _Best()
-
-    def improve(shape: RouteShape, place: tuple[int, ...]) -> int:
-        priced.append(shape)
-        scan.walked += 1
-        return best.offer(place, builder.price(len(priced) - 1, builder.fitting(len(priced) - 1)))
-    _shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel,
-                                         bound=reach, improve=improve)
+    best, complete = _bounded_best(board, graph, builder, 0, walk, reach, cap, walk_deadline, cancel, scan=scan)
     return builder, complete, best.first()
 
 
-def _bound_weights(builder: _Builder, ci: int) -> tuple[dict[str, int], dict[str, int], dict[str, int], int] | None:
+Weights = tuple[dict[str, int], dict[str, int], dict[str, int], int]  # what `_bound_weights` gives
+
+
+def _bound_weights(builder: _Builder, ci: int) -> Weights | None:
     """What the walk's bound reads for class ci: the most each stop pays it, the most its bonuses add per
     stop, per hex passed and otherwise; None with a modifier that keeps routes earning nothing or
     chooses the paying stops."""
@@ -897,92 +893,86 @@ def _bound_weights(builder: _Builder, ci: int) -> tuple[dict[str, int], dict[str
     return stop_ub, node, hexes, const
 
 
-def _reach_bound(board: Board, graph: LegGraph, walk: WalkRules, builder: _Builder, ci: int = 0) -> ReachBound | None:
-    """The walk's bound for class ci (None when its train or its modifiers allow none: `_bound_weights`,
-    `reach_bound`)."""
-    weights = _bound_weights(builder, ci)
-    if weights is None:
-        return None
-    return reach_bound(board, graph.legs_from, walk.visitable, walk.passable, builder.classes[ci], *weights)
-
-
-def _joint_bound(board: Board, graph: LegGraph, walk: WalkRules, builder: _Builder) -> ReachBound | None:
-    """One bound for the routes of every class: per stop, hex and route the most over the classes, up to
-    the longest train (the caller knows every class has a bound)."""
-    classes = builder.classes
-    weights = [_bound_weights(builder, ci) for ci in range(len(classes))]
+def _joint_bound(board: Board, graph: LegGraph, walk: WalkRules, classes: Sequence[Train],
+                 weights: Sequence[Weights]) -> ReachBound | None:
+    """One bound for the routes of every class (`weights`: each class's): per stop, hex and route the most
+    over the classes, up to the longest train."""
     stop: dict[str, int] = {}
     hexes: dict[str, int] = {}
-    for stop_ub, node, hex_w, _const in weights:  # type: ignore[misc]
+    for stop_ub, node, hex_w, _const in weights:
         for nid, pay in stop_ub.items():
             stop[nid] = max(stop.get(nid, 0), pay + node.get(nid, 0))
         for h, v in hex_w.items():
             hexes[h] = max(hexes.get(h, 0), v)
-    const = max(w[3] for w in weights)  # type: ignore[index]
+    const = max(w[3] for w in weights)
     longest = max(classes, key=lambda t: t.distance)
     return reach_bound(board, graph.legs_from, walk.visitable, walk.passable, longest, stop, {}, hexes, const)
 
 
 def _bounded_best(board: Board, graph: LegGraph, builder: _Builder, ci: int, walk: WalkRules, bound: ReachBound,
-                  deadline: float | None, cancel: CancelToken | None, avoid: int = 0) -> tuple[list[Candidate], bool]:
-    """Class ci's routes that avoid the track bits `avoid`, priced by a branch and bound: every route it
-    priced (each better than those before it; the best last) and whether the walk was complete."""
+                  cap: int, deadline: float | None, cancel: CancelToken | None, avoid: int = 0,
+                  scan: _Scan | None = None) -> tuple[_Best, bool]:
+    """Class ci's best route among those that avoid the track bits `avoid`, by a branch and bound (each
+    route the walk keeps is priced at once; `scan` counts them): it keeps every route that may earn the
+    best price, with its place in the walk without a bound, so `_Best.first` is the route the whole walk
+    gives (the first in walk order, a route ahead before its way back, of those earning the most).
+    Returns the best routes found and whether the walk was complete."""
     priced: list[RouteShape] = []
     walker = _Builder(board, graph, builder.classes, priced, builder.pricer)
-    found: list[Candidate] = []
     best = _Best()
 
     def improve(shape: RouteShape, place: tuple[int, ...]) -> int:
         priced.append(shape)
+        if scan is not None:
+            scan.walked += 1
         k = len(priced) - 1
-        if ci in walker.fitting(k):
-            before = best.value
-            best.offer(place, walker.price(k, [ci]))
-            if best.value > before:
-                found.append(best.found[-1][2])
-        return best.value
-    _shapes, complete = enumerate_routes(board, graph, [builder.classes[ci]], deadline=deadline, rules=walk,
+        return best.offer(place, walker.price(k, [ci] if ci in walker.fitting(k) else []))
+    _shapes, complete = enumerate_routes(board, graph, [builder.classes[ci]], cap, deadline, rules=walk,
                                          cancel=cancel, bound=bound, improve=improve, avoid=avoid)
-    return found, complete
+    return best, complete
 
 
-def _walk_floor(board: Board, graph: LegGraph, builder: _Builder, walk: WalkRules, lazy: LazyBound,
+def _walk_floor(board: Board, graph: LegGraph, builder: _Builder, walk: WalkRules, counts: Sequence[int],
+                lower_of: Callable[[list[Candidate]], int], weights: Sequence[Weights], cap: int,
                 deadline: float | None, cancel: CancelToken | None
                 ) -> tuple[ReachBound, list[tuple[int, int]], int] | None:
-    """For two trains counting plain stops and no run rules: a bound for the whole walk and, per class,
-    its distance and the least a route must earn it to be in a run that beats a known one (None otherwise).
+    """For two trains counting plain stops and no run rules (`weights`: each class's `_bound_weights`): a
+    bound for the whole walk and, per class, its distance and the least a route must earn it to be in a
+    run that beats a known one, and that run's value (None when there is no floor).
 
-    Each class's best route alone comes from a branch and bound, and runs from those routes and the
-    other train's best route beside each (a walk that avoids its track): the best run of them, L, is a
-    lower bound. A route of class c is in a run worth at least L only if it earns at least
-    L - (the best of every other train), the argument of `packing.prune`. The walk's bound takes each
-    stop's most over the classes."""
+    Each class's best route alone comes from a branch and bound (`_bounded_best`), and runs from those
+    routes and the other train's best route beside each (a walk that avoids its track): the best run of
+    them (`lower_of`), L, is a lower bound. A route of class c is in a run worth at least L only if it
+    earns at least L - (the best of every other train), the argument of `packing.prune`. The walk's
+    bound takes each stop's most over the classes (`_joint_bound`)."""
     classes = builder.classes
-    bounds = [_reach_bound(board, graph, walk, builder, ci) for ci in range(len(classes))]
+    bounds = [reach_bound(board, graph.legs_from, walk.visitable, walk.passable, t, *w)
+              for t, w in zip(classes, weights)]
     if any(b is None for b in bounds):
         return None
     found: list[Candidate] = []
     best: list[int] = []
     tops: dict[int, Candidate] = {}  # each class's best route
     for ci, bound in enumerate(bounds):
-        some, complete = _bounded_best(board, graph, builder, ci, walk, bound, deadline, cancel)  # type: ignore[arg-type]
+        alone, complete = _bounded_best(board, graph, builder, ci, walk, bound, cap, deadline, cancel)  # type: ignore[arg-type]
         if not complete:
             return None
-        found.extend(some)
-        best.append(max((c.totals[ci] for c in some), default=0))
-        if some:
-            tops[ci] = some[-1]
+        best.append(alone.value)
+        top = alone.first()
+        found.extend(top)
+        if top:
+            tops[ci] = top[0]
     # runs: each class's best route, and the other train's best route beside its track
-    trains = [ci for ci in range(len(classes)) for _ in range(lazy.counts[ci])]
-    for first in tops:
+    trains = [ci for ci in range(len(classes)) for _ in range(counts[ci])]
+    for first, top in tops.items():
         other = trains[1] if trains[0] == first else trains[0]
-        some, _complete = _bounded_best(board, graph, builder, other, walk, bounds[other], deadline, cancel,  # type: ignore[arg-type]
-                                        tops[first].mask)
-        found.extend(some)
-    lower = lazy.lower_of(found)
-    every = sum(best[ci] * lazy.counts[ci] for ci in range(len(classes)))
+        beside, _complete = _bounded_best(board, graph, builder, other, walk, bounds[other], cap,  # type: ignore[arg-type]
+                                          deadline, cancel, top.mask)
+        found.extend(beside.first())
+    lower = lower_of(found)
+    every = sum(best[ci] * counts[ci] for ci in range(len(classes)))
     floors = [(classes[ci].distance, lower - every + best[ci]) for ci in range(len(classes))]
-    joint = _joint_bound(board, graph, walk, builder) if any(f > 0 for _d, f in floors) else None
+    joint = _joint_bound(board, graph, walk, classes, weights) if any(f > 0 for _d, f in floors) else None
     return None if joint is None else (joint, floors, lower)
 
 

@@ -17,14 +17,14 @@ from solver.model.board import Board
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
 from solver.routes.candidates import (
+    _bound_weights,
     _Builder,
-    _reach_bound,
     build_leg_graph,
     candidate_routes,
     enumerate_routes,
     standard_walk_rules,
 )
-from solver.routes.route_bound import bounded_train
+from solver.routes.route_bound import bounded_train, reach_bound
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
 
@@ -52,7 +52,9 @@ def _bound_breaks(board: Board) -> tuple[int, list[tuple]]:
     graph = build_leg_graph(board)
     pricer = candidate_pricer(board, True)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
-    reach = _reach_bound(board, graph, walk, _Builder(board, graph, classes, [], pricer))
+    weights = _bound_weights(_Builder(board, graph, classes, [], pricer), 0)
+    reach = reach_bound(board, graph.legs_from, walk.visitable, walk.passable, classes[0], *weights) \
+        if weights is not None else None
     if reach is None:
         return 0, []
     shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD, rules=walk)

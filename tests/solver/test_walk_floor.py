@@ -22,7 +22,7 @@ from solver.optimiser import solve
 from solver.packing.pack import greedy, run_value, train_classes
 from solver.routes import candidates
 from solver.routes.candidates import (
-    LazyBound,
+    _bound_weights,
     _Builder,
     _walk_floor,
     build_leg_graph,
@@ -84,8 +84,11 @@ def _floored(board: Board):
     pricer = candidate_pricer(board, True)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
     builder = _Builder(board, graph, reps, [], pricer)
-    floor = _walk_floor(board, graph, builder, walk, LazyBound(counts, _lower_of(counts, [""] * len(reps))),
-                        None, None)
+    weights = [_bound_weights(builder, ci) for ci in range(len(reps))]
+    if any(w is None for w in weights):
+        return None
+    floor = _walk_floor(board, graph, builder, walk, counts, _lower_of(counts, [""] * len(reps)), weights,
+                        WHOLE_WALK, None, None)
     if floor is None:
         return None
     whole, done = enumerate_routes(board, graph, reps, cap=WHOLE_WALK, rules=walk)
