@@ -94,7 +94,6 @@ class PathIndex:
         self.board = board
         self.key_sets: dict[str, frozenset[TrackKey]] = {}
         self.repeats: set[str] = set()  # paths that use one track key twice (never part of a leg)
-        self.terminal: set[str] = set()  # terminal paths
         self.steps = 0  # path steps walked over this board, held to MAX_BOARD_WALK_STEPS
         # (hex, edge, node) -> (path, side, lane at that end): the ways into a path from there
         self.entries: dict[tuple[str, int | None, str | None], list[tuple[Path, int, tuple[int, int]]]] = {}
@@ -137,13 +136,6 @@ class PathIndex:
             key_set = self.key_sets[p.id] = frozenset(keys)
             if len(key_set) != len(keys):
                 self.repeats.add(p.id)
-            if p.terminal:
-                self.terminal.add(p.id)
-
-
-def _gauge(p: Path) -> str | None:
-    """The gauge a path must meet across an edge (None: any, see `gauges_fit`)."""
-    return None if p.ignore_gauge_walk or p.track == "dual" else p.track
 
 
 class _Walker:
@@ -208,11 +200,9 @@ class _Walker:
             elif ahead is None:
                 continue  # the board's edge
             else:
-                gauge = _gauge(path)
                 nexts = [(q, s) for q, s, lane_q in ways_in(ahead)
                          if q.id not in in_chain and q.id != pid and (allowed is None or q.track in allowed)
-                         and (gauge is None or q.ignore_gauge_walk or q.track == "dual" or q.track == gauge)
-                         and lanes_fit(lane, lane_q)]  # type: ignore[arg-type]
+                         and gauges_fit(path, q) and lanes_fit(lane, lane_q)]  # type: ignore[arg-type]
             if nexts:
                 chain.append(path)
                 in_chain.add(pid)
@@ -221,11 +211,11 @@ class _Walker:
 
     def leg(self, a: str, b: str, chain: list[Path], last: Path, keys: set[TrackKey]) -> Leg:
         """The leg the walk found: the chain, then `last`, occupying `keys`."""
-        return _leg(a, b, [*chain, last], keys, bool(self.index.terminal))
+        return _leg(a, b, [*chain, last], keys)
 
 
-def _leg(a: str, b: str, paths: list[Path], keys: Iterable[TrackKey], inner_terminals: bool = True) -> Leg:
-    """A Leg over these paths occupying `keys` (`inner_terminals` False: no terminal path on the board)."""
+def _leg(a: str, b: str, paths: list[Path], keys: Iterable[TrackKey]) -> Leg:
+    """A Leg over these paths occupying `keys` (the walk's and the evaluator's)."""
     hexes: list[str] = []
     crossings = 0
     for p in paths:
@@ -233,7 +223,7 @@ def _leg(a: str, b: str, paths: list[Path], keys: Iterable[TrackKey], inner_term
             if hexes:
                 crossings += 1
             hexes.append(p.hex)
-    inner = inner_terminals and len(paths) > 2 and any(p.terminal for p in paths[1:-1])
+    inner = len(paths) > 2 and any(p.terminal for p in paths[1:-1])
     first, end = paths[0].terminal, paths[-1].terminal
     leg = _new(Leg)  # a frozen dataclass's __init__ sets each field through object.__setattr__: 3x slower
     leg.__dict__.update(a=a, b=b, paths=tuple([p.id for p in paths]), keys=frozenset(keys), hexes=tuple(hexes),

@@ -821,6 +821,9 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     return cands, complete and not scan.cut
 
 
+Weights = tuple[dict[str, int], dict[str, int], dict[str, int], int]  # what `_bound_weights` gives
+
+
 def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, walk_deadline: float | None,
           cancel: CancelToken | None, with_subsidy: bool, lazy: LazyBound | None = None
           ) -> tuple[_Builder, bool, int]:
@@ -833,17 +836,18 @@ def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, wal
     builder = _Builder(board, graph, classes, [], pricer)
     # a floor for two trains that count plain stops, with no run rules (three trains or more: their best
     # routes leave little to prune); asked before the walk, so that no walk is thrown away for nothing
-    weights = [_bound_weights(builder, ci) for ci in range(len(classes))] \
-        if lazy is not None and lazy.must_keep is None and sum(lazy.counts) == 2 and all(map(bounded_train, classes)) \
-        else [None]
+    weights: list[Weights] = []
+    if lazy is not None and lazy.must_keep is None and sum(lazy.counts) == 2 and all(map(bounded_train, classes)):
+        weights = [w for ci in range(len(classes)) if (w := _bound_weights(builder, ci)) is not None]
     floor = None
-    if all(w is not None for w in weights) and cap > FLOOR_FROM:  # a short walk ends before a floor pays
+    if lazy is not None and weights and len(weights) == len(classes) and cap > FLOOR_FROM:
+        # a short walk ends before a floor pays: walk that far first
         builder.shapes, complete = enumerate_routes(board, graph, classes, FLOOR_FROM, walk_deadline, rules=walk,
                                                     cancel=cancel)
         if complete:
             return builder, complete, 0
-        floor = _walk_floor(board, graph, builder, walk or standard_walk_rules(board), lazy.counts,  # type: ignore[union-attr]
-                            lazy.lower_of, weights, cap, walk_deadline, cancel)  # type: ignore[union-attr,arg-type]
+        floor = _walk_floor(board, graph, builder, walk or standard_walk_rules(board), lazy.counts, lazy.lower_of,
+                            weights, cap, walk_deadline, cancel)
     builder.shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel,
                                                 bound=floor[0] if floor else None, floors=floor[1] if floor else ())
     return builder, complete, floor[2] if floor else 0
@@ -872,9 +876,6 @@ def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: i
         return builder, complete, _best_routes(builder, scan)
     best, complete = _bounded_best(board, graph, builder, 0, walk, reach, cap, walk_deadline, cancel, scan=scan)
     return builder, complete, best.first()
-
-
-Weights = tuple[dict[str, int], dict[str, int], dict[str, int], int]  # what `_bound_weights` gives
 
 
 def _bound_weights(builder: _Builder, ci: int) -> Weights | None:

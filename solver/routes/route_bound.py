@@ -6,10 +6,10 @@ any continuation could add, earn less than the best route priced so far. With tw
 walk does not grow a route that cannot earn a floor (`candidates._walk_floor`); a train no table
 bounds (a D) has a `flat_bound`, which keeps only the routes that may earn the best price so far.
 
-A stop adds at most its pay (in the train's best row) and the bonuses keyed to it, a leg at most the
-path-hex bonuses of the hexes it passes, and the combinations a constant. The most a continuation of r more stops
-adds from node u, reached from p, is worked out for walks that never turn straight back (every
-route is such a walk, so this is a bound):
+A stop adds at most its pay (in the train's best row) and the bonuses keyed to it, a leg at most
+the path-hex bonuses of the hexes it passes, and the combinations a constant. The most a
+continuation of r more stops adds from node u, reached from p, is worked out for walks that never
+turn straight back (every route is such a walk, so this is a bound):
 
     ahead[r][(p, u)] = max(0, max over legs u -> v, v != p: node[v] + leg + ahead[r - cost(v)][(u, v)])
 
@@ -18,7 +18,7 @@ where only a node a route may pass through continues.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from solver.model.board import Board, Train
 from solver.model.legs import Leg
@@ -36,23 +36,29 @@ class ReachBound:
     const: int  # what no stop or leg carries (combinations): added to every route's bound
     distance: int
     flat: bool = False  # no table: a continuation may add anything (`flat_bound`)
+    # what a continuation adds where the table has no entry: nothing (a dead end), or anything when flat
+    otherwise: list[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.otherwise = [UNBOUNDED if self.flat else 0] * (self.distance + 1)
 
     def step_ahead(self, leg: Leg) -> list[int]:
         """Per stops left after reaching `leg.b` over `leg`, the most a continuation adds."""
-        return self.ahead.get((leg.a, leg.b), [0] * (self.distance + 1)) if not self.flat else self._any()
+        return self.ahead.get((leg.a, leg.b), self.otherwise)
 
     def start_ahead(self, nid: str) -> list[int]:
         """Per stops left at a route's first stop, the most a continuation adds."""
-        return self.ahead.get((None, nid), [0] * (self.distance + 1)) if not self.flat else self._any()
-
-    def _any(self) -> list[int]:
-        found = self.ahead.get(None)  # type: ignore[call-overload]
-        if found is None:
-            found = self.ahead[None] = [UNBOUNDED] * (self.distance + 1)  # type: ignore[index]
-        return found
+        return self.ahead.get((None, nid), self.otherwise)
 
 
 UNBOUNDED = 1 << 60  # what a continuation adds at most, when nothing bounds it
+
+
+def _leg_weights(legs_from: dict[str, list[Leg]], visitable: frozenset[str], bonus_hex: dict[str, int]
+                 ) -> dict[int, int]:
+    """id(leg) -> the most the path-hex bonuses of the hexes it passes add (legs to a stop a route may visit)."""
+    return {id(leg): sum(bonus_hex.get(h, 0) for h in set(leg.hexes)) if bonus_hex else 0
+            for legs in legs_from.values() for leg in legs if leg.b in visitable}
 
 
 def flat_bound(legs_from: dict[str, list[Leg]], visitable: frozenset[str], distance: int, stop_pay: dict[str, int],
@@ -62,9 +68,7 @@ def flat_bound(legs_from: dict[str, list[Leg]], visitable: frozenset[str], dista
     keeps only the routes that may earn as much as the best priced before (priced at once), and no
     route is ever cut short: it saves listing and ranking every route, not walking them."""
     node = {n: stop_pay.get(n, 0) + bonus_node.get(n, 0) for n in visitable}
-    leg_w = {id(leg): sum(bonus_hex.get(h, 0) for h in set(leg.hexes)) if bonus_hex else 0
-             for legs in legs_from.values() for leg in legs if leg.b in visitable}
-    return ReachBound(node, leg_w, {}, const, distance, flat=True)
+    return ReachBound(node, _leg_weights(legs_from, visitable, bonus_hex), {}, const, distance, flat=True)
 
 
 def bounded_train(train: Train) -> bool:
@@ -84,15 +88,12 @@ def reach_bound(board: Board, legs_from: dict[str, list[Leg]], visitable: frozen
         return None
     dist = train.distance
     node = {n: stop_pay.get(n, 0) + bonus_node.get(n, 0) for n in visitable}
-    leg_w: dict[int, int] = {}
+    leg_w = _leg_weights(legs_from, visitable, bonus_hex)
     best_leg: dict[tuple[str, str], int] = {}  # (u, v) -> the most a leg between them adds (parallel track)
     for u, legs in legs_from.items():
         for leg in legs:
-            if leg.b not in visitable:
-                continue
-            w = leg_w[id(leg)] = sum(bonus_hex.get(h, 0) for h in set(leg.hexes)) if bonus_hex else 0
-            key = (u, leg.b)
-            best_leg[key] = max(best_leg.get(key, -1), w)
+            if leg.b in visitable:
+                best_leg[(u, leg.b)] = max(best_leg.get((u, leg.b), -1), leg_w[id(leg)])
     out_of: dict[str, list[tuple[str, int]]] = {}
     for (u, v), w in best_leg.items():
         out_of.setdefault(u, []).append((v, w))
