@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain, combinations
+from math import comb
 
 from solver.model.board import Board, DistanceRow, Node, Train
 from solver.model.limits import MAX_SUBSET_SEARCH
@@ -215,6 +216,27 @@ class RouteBonuses:
     def total(self, counted: Counted, visited: Counted | None = None, path_hexes: Sequence[str] = ()) -> int:
         return sum(line.amount for line in self.lines(counted, visited, path_hexes))
 
+    def ceiling(self, stops: Counted, path_hexes: Sequence[str] = ()) -> int:
+        """At least `total` for any counted and visited stops among these (each with the most it may pay):
+        every hit that may add something counted once, however the bonus counts hits."""
+        out = 0
+        for m, table in zip(self.modifiers, self._tables):
+            if isinstance(m, StopBonus):
+                if m.target != "revenue":
+                    continue
+                if m.scope == "path_hexes":
+                    out += sum(max(0, int(table[h])) for h in set(path_hexes) if h in table)  # type: ignore[call-overload, index, operator]
+                    continue
+                for n, pay in stops:
+                    v = table.get(n.id if m.by_node else n.hex)  # type: ignore[attr-defined]
+                    if v is not None:
+                        out += max(0, _signed(v, pay))
+            else:
+                hits = [[v for n, _ in stops if (v := t.get(n.hex)) is not None] for t in table]  # type: ignore[attr-defined, union-attr]
+                if all(hits):
+                    out += sum(max(0, max(h)) for h in hits) if m.amount == SUM else max(0, int(m.amount))
+        return out
+
 
 @dataclass(frozen=True)
 class TrainMods:
@@ -376,6 +398,17 @@ class _Search:
     def pay(self, n: Node, row: DistanceRow | None) -> int:
         return 0 if self.zero is not None and self.zero(n) else stop_revenue(n, self.train, row)
 
+    def ceiling(self, rows: Sequence[DistanceRow]) -> tuple[list[int], int] | None:
+        """At most what each stop pays (in any row that takes it) and what the revenue bonuses add to any
+        subset of the stops (`RouteBonuses.ceiling`); None when a candidates-scoped rule is to be checked on
+        every subset the search evaluates."""
+        if self.mods.candidate_rules:
+            return None
+        most = [max((self.pay(n, r) for r in rows if n.kind in r.kinds), default=0) for n in self.nodes]
+        b = self.mods.bonuses
+        bonus = b.ceiling(list(zip(self.nodes, most)), self.path_hexes) if b is not None and b.has_revenue else 0
+        return most, bonus
+
     def value(self, counted: list[Entry]) -> int:
         """Stop revenue plus the revenue bonuses of these counted stops; checks the candidates rules."""
         for i, rule in enumerate(self.mods.rules):
@@ -399,7 +432,14 @@ def _best_list_subset(s: _Search) -> tuple[dict[int, int], int] | None:
         return {}, 0
     budget = MAX_SUBSET_SEARCH
     top = min(sum(r.pay for r in rows), len(keep))
+    ceiling = s.ceiling(rows)  # None: every subset is evaluated, in order
     for size in range(top, 0, -1):
+        if ceiling is not None and comb(len(keep), size) <= budget:
+            budget -= comb(len(keep), size)
+            found = _best_of_size(s, rows, keep, size, ceiling)
+            if found is not None:
+                return found
+            continue
         best: dict[int, int] | None = None
         best_value = 0
         for combo in combinations(keep, size):
@@ -419,6 +459,32 @@ def _best_list_subset(s: _Search) -> tuple[dict[int, int], int] | None:
         if best is not None and best_value > 0:
             return best, best_value
     return {}, 0
+
+
+def _best_of_size(s: _Search, rows: Sequence[DistanceRow], keep: list[int], size: int,
+                  ceiling: tuple[list[int], int]) -> tuple[dict[int, int], int] | None:
+    """`_best_list_subset`'s answer among the subsets of `size` (the first in `combinations` order of those
+    worth the most), or None when none fits or pays: the subsets are tried by what they may earn at most
+    (`_Search.ceiling`), best first, until the rest cannot reach the best value found."""
+    most, bonus = ceiling
+    combos = list(combinations(keep, size))
+    bounds = [sum(most[i] for i in combo) + bonus for combo in combos]
+    best: tuple[int, int, dict[int, int]] | None = None  # value, place in order, paying stops
+    for j in sorted(range(len(combos)), key=lambda j: -bounds[j]):
+        if best is not None and bounds[j] < best[0]:
+            break
+        combo = combos[j]
+        stops = [s.nodes[i] for i in combo]
+        if s.train.requires_token and not any(has_token_for(s.train, n) for n in stops):
+            continue
+        fit = _fit_rows(rows, stops)
+        if fit is None:
+            continue
+        counted = [(n, s.pay(n, rows[r])) for n, r in zip(stops, fit)]
+        value = s.value(counted)
+        if best is None or value > best[0] or (value == best[0] and j < best[1]):
+            best = (value, j, {i: v for i, (_, v) in zip(combo, counted)})
+    return (best[2], best[0]) if best is not None and best[0] > 0 else None
 
 
 def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:

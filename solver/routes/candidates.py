@@ -18,7 +18,7 @@ from solver.model.board import NODE_KINDS, Board, DistanceRow, Node, Train
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg, PathIndex, walk_legs
 from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer, pays_every_stop
-from solver.routes.route_bound import ReachBound, bounded_train, flat_bound, reach_bound
+from solver.routes.route_bound import ReachBound, bounded_train, flat_bound, reach_bound, reach_left
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import (
     pour_fits_costs,
@@ -263,14 +263,14 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     # at most and the most a continuation adds (with a bound), the node's bit, its id, its groups, its hex,
     # its visit cost, the leg's crossings, whether the company has a token there, the node's order when a
     # route may end there (else -1), whether a route may pass it, whether the leg has a terminal path)
-    steps = {nid: [(leg, graph.mask(leg), node, node.visit_cost << KIND_SHIFT[node.kind],
-                    bound.node[leg.b] + bound.leg[id(leg)] if bound else 0, bound.step_ahead(leg) if bound else None,
-                    node_bit[leg.b], leg.b, node.groups or None, node.hex, node.visit_cost, leg.crossings,
-                    node.tokened_by_company, order.get(leg.b, -1) if leg.b in ends else -1, leg.b in passable,
-                    leg.has_terminal)
-                   for leg in legs if leg.b in rules.visitable and not graph.mask(leg) & avoid
-                   for node in (nodes[leg.b],)]
-             for nid, legs in graph.legs_from.items()}
+    def node_steps(nid: str) -> list[tuple]:
+        return [(leg, graph.mask(leg), node, node.visit_cost << KIND_SHIFT[node.kind],
+                 bound.node[leg.b] + bound.leg[id(leg)] if bound else 0, bound.step_ahead(leg) if bound else None,
+                 node_bit[leg.b], leg.b, node.groups or None, node.hex, node.visit_cost, leg.crossings,
+                 node.tokened_by_company, order.get(leg.b, -1) if leg.b in ends else -1, leg.b in passable,
+                 leg.has_terminal)
+                for leg in graph.legs_from[nid] if leg.b in rules.visitable and not graph.mask(leg) & avoid
+                for node in (nodes[leg.b],)]
     longest = bound.distance if bound is not None else 0
     need = -bound.const if bound is not None else 0  # with `improve`: what a kept route's stops and legs add up to
     # with `floors`, per visit cost: the least a route of that cost must add up to, and the classes it may still
@@ -280,16 +280,33 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     grow_needs = [[(d - cost, f - bound.const) for d, f in floors if d > cost]
                   for cost in range(longest + 1)] if floors else []
     keys: list[tuple[int, ...]] = []  # with a bound: each kept route's place in the plain walk order
-    ordered: dict[str, list[list[tuple]]] = {}
     ordered_walk = improve is not None  # a branch and bound: the most promising steps first
-    if ordered_walk:  # per node and stops left, its steps most promising first; each step's plain place
-        if bound.flat:  # one order whatever the stops left
-            ordered = {nid: [sorted(st, key=lambda s: -s[4])] * (longest + 1) for nid, st in steps.items()}
+    steps: dict[str, list[tuple]] = {} if ordered_walk else {nid: node_steps(nid) for nid in graph.legs_from}
+    # a branch and bound's steps per (node, stops left), most promising first, made when the walk first
+    # reaches the node (most nodes it never reaches); each step's place in the plain walk, by id of its leg
+    ordered: dict[tuple[str, int], list[tuple]] = {}
+    natural: dict[int, int] = {}
+
+    def ordered_steps(nid: str, left: int) -> list[tuple]:
+        st = steps.get(nid)
+        if st is None:
+            st = steps[nid] = node_steps(nid)
+            natural.update((id(step[0]), i) for i, step in enumerate(st))
+        if flat:  # one order whatever the stops left
+            found = ordered[(nid, 0)] = sorted(st, key=lambda s: -s[4])
         else:
-            ordered = {nid: [sorted(st, key=lambda s, left=left: -_promise(s, left)) for left in range(longest + 1)]
-                       for nid, st in steps.items()}
-        natural = {id(st[0]): i for st_list in steps.values() for i, st in enumerate(st_list)}
+            found = ordered[(nid, left)] = sorted(st, key=lambda s: -_promise(s, left))
+        return found
+
+    flat = ordered_walk and bound.flat  # type: ignore[union-attr]
+    if ordered_walk:
         rank = {nid: i for i, nid in enumerate(graph.legs_from)}  # the plain order of the first stops
+    # a flat bound's continuation: the stops still in reach (`reach_left`, a search per step), for trains whose
+    # distance does not end a route sooner (a D; a list train with free stops) on a graph small enough that the
+    # search costs less than the walk it saves (measured on the corpus)
+    left = reach_left(graph.legs_from, rules.passable, bound, node_bit) if flat and not any(  # type: ignore[arg-type]
+        t.unit == "stops" and t.distance < bound.distance for t in trains  # type: ignore[union-attr]
+    ) and len(graph.legs_from) <= REACH_LEFT_MAX_STOPS else None
     need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
     walked = 0  # calls of grow, between looks at the clock
     new_shape = tuple.__new__  # RouteShape(...) through its Python __new__ costs twice as much in this loop
@@ -307,9 +324,12 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                                           or (cancel is not None and cancel.cancelled)):
             raise _Stop
         n_legs = len(legs)
+        if left is not None and value < need and value + left(path[-1], seen) < need:
+            return  # no continuation from here earns the best price found
         for (leg, leg_mask, node, node_code, weight, ahead, bit, nid, node_groups, hex_id, visit, leg_cross,
-             tokened, end_order, may_pass, terminal) in (ordered[path[-1]][longest - cost] if ordered_walk
-                                                        else steps[path[-1]]):
+             tokened, end_order, may_pass, terminal) in (steps[path[-1]] if not ordered_walk else
+                                                        ordered.get((path[-1], 0 if flat else longest - cost))
+                                                        or ordered_steps(path[-1], longest - cost)):
             if leg_mask & mask or bit & seen or (terminal and not leg.may_stand(n_legs, n_legs + 1)):
                 continue
             if node_groups is not None and any(g in groups for g in node_groups):
@@ -389,6 +409,11 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     return _plain_order(out, keys), True
 
 
+def _top_sum(values: list[int], count: int) -> int:
+    """The sum of the `count` largest values."""
+    return sum(values) if len(values) <= count else sum(sorted(values, reverse=True)[:count])
+
+
 def _promise(step: tuple, left: int) -> int:
     """What a walk step (`enumerate_routes`' steps with a bound) may add with `left` stops to go."""
     node, weight, ahead = step[2], step[4], step[5]
@@ -431,6 +456,7 @@ class LazyBound:
 
 
 LAZY_FROM = 1000  # options (route, class) from which the lazy build pays
+REACH_LEFT_MAX_STOPS = 40  # a flat walk over more stops does without `reach_left`: its search per step costs more
 FLOOR_FROM = 500  # routes from which a walk of two trains first looks for a floor (`_walk_floor`)
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
 
@@ -467,7 +493,7 @@ class _Builder:
         self._top: dict[int, int] = {}  # per class, the most one stop pays
         self._row_value: dict[int, dict[str, tuple[int, int]]] = {}
         self._disjoint: dict[int, tuple[DistanceRow, ...] | None] = {}
-        self._quick: dict[int, Callable[[tuple[str, ...]], int] | None] = {}
+        self._quick: dict[int, Callable[[tuple[str, ...]], int]] = {}
         self._fits: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}  # (token, crossings, cost, code) -> classes
 
     def fitting(self, k: int) -> tuple[int, ...]:
@@ -537,14 +563,7 @@ class _Builder:
         t = self.classes[ci]
         rows = self.disjoint_rows(ci)
         if rows is not None:  # each kind pays in its one row: the best `pay` stops of each row
-            row_value = self.row_values(ci, rows)
-            by_row: list[list[int]] = [[] for _ in rows]
-            for n in nodes_:
-                found = row_value.get(n)
-                if found is not None:
-                    by_row[found[0]].append(found[1])
-            return sum(sum(vs) if len(vs) <= r.pay else sum(sorted(vs, reverse=True)[:r.pay])
-                       for r, vs in zip(rows, by_row)) + cap
+            return self._rows_sum(self.row_values(ci, rows), rows, nodes_) + cap
         ub = self.stop_upper(ci)
         values = sorted((ub[n] for n in nodes_), reverse=True)
         paying = sum(r.pay for r in t.rows) if t.unit == "stops_by_type" else len(values)
@@ -558,30 +577,30 @@ class _Builder:
         for start in range(0, len(self.shapes), QUICK_BLOCK):
             if scan.expired():
                 break
-            if bound is None:
-                out.extend(self.upper(k, ci) for k in range(start, min(start + QUICK_BLOCK, len(self.shapes))))
-            else:
-                out.extend(bound(shape[0]) for shape in self.shapes[start:start + QUICK_BLOCK])
+            out.extend(bound(shape[0]) for shape in self.shapes[start:start + QUICK_BLOCK])
         return out
 
-    def quick_bound(self, ci: int) -> Callable[[tuple[str, ...]], int] | None:
-        """`upper(k, ci)` as a function of shape k's nodes (worked out once per class); None for a list
-        train with rows of their own (`upper` asks per shape)."""
+    def quick_bound(self, ci: int) -> Callable[[tuple[str, ...]], int]:
+        """`upper(k, ci)` as a function of shape k's nodes (worked out once per class)."""
         if ci not in self._quick:
             longest = max((len(shape[0]) for shape in self.shapes), default=0)
             caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
             value = self._stops_bound(ci)
-            self._quick[ci] = None if value is None else (lambda nodes_: value(nodes_) + caps[len(nodes_)])
+            self._quick[ci] = lambda nodes_: value(nodes_) + caps[len(nodes_)]
         return self._quick[ci]
 
-    def _stops_bound(self, ci: int) -> Callable[[tuple[str, ...]], int] | None:
-        """What `upper` counts for a route's stops, as a function of its nodes, for a class paid every stop or
-        paid its best stops; None for a list train with rows of their own (`upper` asks per shape)."""
+    def _stops_bound(self, ci: int) -> Callable[[tuple[str, ...]], int]:
+        """What `upper` counts for a route's stops, as a function of its nodes."""
         if self.plain[ci]:
             pay = self.node_rev[ci].__getitem__
             return lambda nodes_: sum(map(pay, nodes_))
-        if self.disjoint_rows(ci) is not None:
-            return None
+        rows = self.disjoint_rows(ci)
+        if rows is not None:  # each kind pays in its one row: the best `pay` stops of each row
+            row_value = self.row_values(ci, rows)
+            if len(rows) == 1:
+                pay, only = rows[0].pay, {n: v for n, (_i, v) in row_value.items()}
+                return lambda nodes_: _top_sum([only[n] for n in nodes_ if n in only], pay)
+            return lambda nodes_: self._rows_sum(row_value, rows, nodes_)
         most = self.stop_upper(ci).__getitem__
         train = self.classes[ci]
         if train.unit != "stops_by_type":  # every stop may pay
@@ -589,6 +608,16 @@ class _Builder:
         paying = sum(r.pay for r in train.rows)
         return lambda nodes_: (sum(map(most, nodes_)) if len(nodes_) <= paying
                                else sum(sorted(map(most, nodes_), reverse=True)[:paying]))  # C sort: short lists
+
+    @staticmethod
+    def _rows_sum(row_value: dict[str, tuple[int, int]], rows: Sequence[DistanceRow], nodes_: Sequence[str]) -> int:
+        """What a list train with rows of their own earns at most from these stops (`row_values`)."""
+        by_row: list[list[int]] = [[] for _ in rows]
+        for n in nodes_:
+            found = row_value.get(n)
+            if found is not None:
+                by_row[found[0]].append(found[1])
+        return sum(_top_sum(vs, r.pay) for r, vs in zip(rows, by_row))
 
     def row_values(self, ci: int, rows: Sequence[DistanceRow]) -> dict[str, tuple[int, int]]:
         """Per node, the one row of a list train (rows sharing no kind) that takes it and what it pays there."""
@@ -1065,6 +1094,5 @@ def _bounded_options(builder: _Builder, scan: _Scan) -> list[tuple[int, int, int
     for k in scan.shapes(len(builder.shapes)):
         nodes_ = builder.shapes[k][0]
         for ci in builder.fitting(k):
-            bound = quick[ci]
-            out.append((bound(nodes_) if bound is not None else builder.upper(k, ci), k, ci))
+            out.append((quick[ci](nodes_), k, ci))
     return out

@@ -18,6 +18,7 @@ where only a node a route may pass through continues.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from solver.model.board import Board, Train
@@ -69,6 +70,54 @@ def flat_bound(legs_from: dict[str, list[Leg]], visitable: frozenset[str], dista
     route is ever cut short: it saves listing and ranking every route, not walking them."""
     node = {n: stop_pay.get(n, 0) + bonus_node.get(n, 0) for n in visitable}
     return ReachBound(node, _leg_weights(legs_from, visitable, bonus_hex), {}, const, distance, flat=True)
+
+
+def reach_left(legs_from: dict[str, list[Leg]], passable: frozenset[str], bound: ReachBound,
+               node_bit: dict[str, int]) -> Callable[[str, int], int]:
+    """For a `flat_bound`: the most a continuation from node u adds, given the stops the route has seen
+    (bits as `node_bit`): each stop it may still reach adds at most its weight and its best leg in. A
+    route never revisits a stop and goes on only through stops it may pass, so the stops it may reach
+    are those a search from u finds without entering a seen stop or leaving one it may not pass."""
+    weight: dict[int, int] = {}  # a stop's bit -> the most it adds
+    step_to: dict[int, int] = {}  # a node's bit -> the stops one leg away, as bits
+    for u, legs in legs_from.items():
+        for leg in legs:
+            if leg.b in bound.node:
+                bit = node_bit[leg.b]
+                weight[bit] = max(weight.get(bit, 0), bound.node[leg.b] + bound.leg[id(leg)])  # 0: may be left out
+                step_to[node_bit[u]] = step_to.get(node_bit[u], 0) | bit
+    through = sum(node_bit[n] for n in passable)
+    known: dict[tuple[str, int], int] = {}
+
+    def left(u: str, seen: int) -> int:
+        total = known.get((u, seen))
+        if total is not None:
+            return total
+        reached = 0
+        frontier = step_to.get(node_bit[u], 0) & ~seen
+        while frontier:
+            reached |= frontier
+            grown = 0
+            onward = frontier & through
+            while onward:
+                low = onward & -onward
+                grown |= step_to.get(low, 0)
+                onward ^= low
+            frontier = grown & ~seen & ~reached
+        # a stop it may not pass, or with one way in from here, ends the continuation: one such stop at most
+        total = last = 0
+        region = reached | node_bit[u]
+        while reached:
+            low = reached & -reached
+            if low & through and (step_to.get(low, 0) & region).bit_count() > 1:
+                total += weight[low]
+            elif weight[low] > last:
+                last = weight[low]
+            reached ^= low
+        total += last
+        known[(u, seen)] = total
+        return total
+    return left
 
 
 def bounded_train(train: Train) -> bool:

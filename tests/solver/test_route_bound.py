@@ -24,7 +24,7 @@ from solver.routes.candidates import (
     enumerate_routes,
     standard_walk_rules,
 )
-from solver.routes.route_bound import bounded_train, reach_bound
+from solver.routes.route_bound import bounded_train, flat_bound, reach_bound, reach_left
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
 
@@ -148,6 +148,49 @@ def _long_train_boards(raw: dict) -> list[Board]:
 
 
 LONG = [(title, b) for title, raw in late_positions(3) for b in _long_train_boards(raw)]
+
+
+def _flat_bound_breaks(board: Board) -> tuple[int, list[tuple]]:
+    """For a train walked with a `flat_bound`: how many routes were checked, and every (route, prefix length,
+    value, bound) where the prefix's stops and `reach_left` of its last stop fall below the route's value."""
+    classes = train_classes(board.trains)[0]
+    graph = build_leg_graph(board)
+    pricer = candidate_pricer(board, True)
+    walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
+    builder = _Builder(board, graph, classes, [], pricer)
+    weights = _bound_weights(builder, 0)
+    if weights is None or not builder.plain[0]:
+        return 0, []
+    longest = max(classes[0].distance, sum(board.nodes[n].visit_cost for n in walk.visitable))
+    flat = flat_bound(graph.legs_from, walk.visitable, longest, *weights)
+    node_bit = {nid: 1 << i for i, nid in enumerate(board.nodes)}
+    left = reach_left(graph.legs_from, walk.passable, flat, node_bit)
+    shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD, rules=walk)
+    builder.shapes = shapes
+    bad = []
+    for k, shape in enumerate(shapes):
+        value = max((v for c in builder.price(k, builder.fitting(k)) if c is not None for v in c.totals.values()),
+                    default=0)
+        so_far, seen = flat.node[shape.nodes[0]], node_bit[shape.nodes[0]]
+        for i, nid in enumerate(shape.nodes):
+            if i:
+                so_far += flat.node[nid] + flat.leg[id(shape.legs[i - 1])]
+                seen |= node_bit[nid]
+            bound = so_far + left(nid, seen) + flat.const
+            if value > bound:
+                bad.append((shape.nodes, i + 1, value, bound))
+    return len(shapes), bad
+
+
+def test_no_long_route_earns_more_than_its_prefix_and_the_stops_in_reach() -> None:
+    """`reach_left`: what a route earns is at most its prefix's stops and legs, and each stop the rest may
+    still reach (one stop it may not pass at most), on every prefix of every walked route."""
+    checked = 0
+    for _title, board in LONG:
+        n, bad = _flat_bound_breaks(board)
+        assert bad == [], (board.source, bad[:3])
+        checked += n
+    assert checked >= 20_000
 
 
 def test_the_flat_walk_of_a_long_train_keeps_the_whole_walks_best_route() -> None:

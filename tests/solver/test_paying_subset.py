@@ -1,0 +1,91 @@
+"""A list train's paying stops with route bonuses (`route_value._best_list_subset`): the search tries the
+subsets of each size by what they may earn at most (`_Search.ceiling`), best first, and stops when the
+rest cannot reach the best found. It must choose what the search through every subset in order chooses
+(the first subset, in `combinations` order, of those worth the most), and the ceiling must be at least
+what every subset earns.
+
+Checked on the random modifier boards of tests/solver/test_bruteforce.py that run a list train, and on
+corpus boards whose list trains meet bonuses (1846's east-west sums, 18FL's candidates rule, 18 Los
+Angeles' exclusive combos, 1817's path-hex bonuses)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.model.board import Board
+from solver.modifiers import route_value as rv
+from solver.modifiers.route_value import path_hexes_of, route_mods, route_value
+from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
+from tests.conftest import CORPUS
+from tests.solver.test_bruteforce import MOD_SEEDS, make_snapshot_modifiers
+
+ROUTES_PER_BOARD = 3000
+
+
+def _list_train_boards() -> Iterator[Board]:
+    for seed in range(MOD_SEEDS):
+        board = board_from_snapshot(make_snapshot_modifiers(seed))
+        if any(t.unit == "stops_by_type" for t in board.trains):
+            yield board
+    for title, every in (("1846", 6), ("18FL", 8), ("18LosAngeles1", 4), ("1817", 25)):
+        raws = [p.raw for f in sorted((CORPUS / title).glob("*.jsonl.gz")) for p in read_positions(f)
+                if p.raw is not None and p.raw.get("modifiers")]
+        yield from (board_from_snapshot(r) for r in raws[::every])
+
+
+def _prices(board: Board) -> Iterator[tuple[tuple, rv.RouteValue]]:
+    """Every walked route of the board's list trains, priced: ((train, nodes), its RouteValue)."""
+    mods = route_mods(board.modifiers)
+    if mods is None:
+        return
+    shapes, _ = enumerate_routes(board, build_leg_graph(board), board.trains, cap=ROUTES_PER_BOARD,
+                                 rules=standard_walk_rules(board))
+    for train in {t.name: t for t in board.trains if t.unit == "stops_by_type"}.values():
+        for shape in shapes:
+            hexes = path_hexes_of(shape.legs, [board.nodes[n] for n in shape.nodes])
+            yield (train.name, shape.nodes), route_value(board, train, shape.nodes, mods, hexes)
+
+
+BOARDS = list(_list_train_boards())
+
+
+def test_the_ordered_search_chooses_what_the_search_in_order_chooses(monkeypatch: pytest.MonkeyPatch) -> None:
+    searched = {"subsets": 0}
+    real_best_of_size = rv._best_of_size
+
+    def counted_best_of_size(*args: object) -> object:
+        searched["subsets"] += 1
+        return real_best_of_size(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rv, "_best_of_size", counted_best_of_size)
+    ordered = {(b, key): value for b, board in enumerate(BOARDS) for key, value in _prices(board)}
+    assert searched["subsets"] >= 2000  # many routes go through the ordered search
+    monkeypatch.setattr(rv._Search, "ceiling", lambda self, rows: None)  # every subset, in order
+    for b, board in enumerate(BOARDS):
+        for key, value in _prices(board):
+            assert ordered[(b, key)] == value, (board.source, key)
+
+
+def test_no_subset_earns_more_than_the_ceiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    checked = []
+    real_value, real_ceiling = rv._Search.value, rv._Search.ceiling
+
+    def value_below_ceiling(self: rv._Search, counted: list) -> int:
+        got = real_value(self, counted)
+        ceiling = real_ceiling(self, sorted(self.train.rows, key=lambda r: len(r.kinds)))
+        if ceiling is not None:
+            most, bonus = ceiling
+            at = {id(n): i for i, n in enumerate(self.nodes)}
+            checked.append(got <= sum(most[at[id(n)]] for n, _pay in counted) + bonus)
+        return got
+
+    monkeypatch.setattr(rv._Search, "value", value_below_ceiling)
+    monkeypatch.setattr(rv._Search, "ceiling", lambda self, rows: None)  # the search in order: every subset valued
+    for board in BOARDS:
+        for _priced in _prices(board):
+            pass
+    assert len(checked) >= 5000
+    assert all(checked)
