@@ -432,14 +432,18 @@ def _best_list_subset(s: _Search) -> tuple[dict[int, int], int] | None:
         return {}, 0
     budget = MAX_SUBSET_SEARCH
     top = min(sum(r.pay for r in rows), len(keep))
-    ceiling = s.ceiling(rows)  # None: every subset is evaluated, in order
+    ceiling: tuple[list[int], int] | None | bool = False  # read when a size has two subsets or more
     for size in range(top, 0, -1):
-        if ceiling is not None and comb(len(keep), size) <= budget:
-            budget -= comb(len(keep), size)
-            found = _best_of_size(s, rows, keep, size, ceiling)
-            if found is not None:
-                return found
-            continue
+        subsets = comb(len(keep), size)
+        if 1 < subsets <= budget:
+            if ceiling is False:
+                ceiling = s.ceiling(rows)  # None: every subset is evaluated, in order
+            if ceiling is not None:
+                budget -= subsets
+                found = _best_of_size(s, rows, keep, size, ceiling)  # type: ignore[arg-type]
+                if found is not None:
+                    return found
+                continue
         best: dict[int, int] | None = None
         best_value = 0
         for combo in combinations(keep, size):

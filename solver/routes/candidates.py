@@ -5,6 +5,7 @@ depth-first walk over the leg graph, with track usage as a bit mask for fast pac
 from __future__ import annotations
 
 import bisect
+import copy
 import heapq
 import itertools
 import math
@@ -455,7 +456,7 @@ class LazyBound:
     must_keep: Callable[[Candidate], bool] | None = None  # None: no route must be kept
 
 
-LAZY_FROM = 1000  # options (route, class) from which the lazy build pays
+LAZY_FROM = 500  # options (route, class) from which the lazy build pays
 REACH_LEFT_MAX_STOPS = 40  # a flat walk over more stops does without `reach_left`: its search per step costs more
 FLOOR_FROM = 500  # routes from which a walk of two trains first looks for a floor (`_walk_floor`)
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
@@ -495,6 +496,13 @@ class _Builder:
         self._disjoint: dict[int, tuple[DistanceRow, ...] | None] = {}
         self._quick: dict[int, Callable[[tuple[str, ...]], int]] = {}
         self._fits: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}  # (token, crossings, cost, code) -> classes
+
+    def over(self, shapes: list[RouteShape]) -> _Builder:
+        """A builder of the same classes over other shapes, sharing every table read per class or stop."""
+        other = copy.copy(self)
+        other.shapes = shapes
+        other._quick = {}  # its caps follow the longest shape
+        return other
 
     def fitting(self, k: int) -> tuple[int, ...]:
         """The classes whose train may run shape k (length and token; the walk checked the rest). Without
@@ -948,7 +956,7 @@ def _bounded_best(board: Board, graph: LegGraph, builder: _Builder, ci: int, wal
     gives (the first in walk order, a route ahead before its way back, of those earning the most).
     Returns the best routes found and whether the walk was complete."""
     priced: list[RouteShape] = []
-    walker = _Builder(board, graph, builder.classes, priced, builder.pricer)
+    walker = builder.over(priced)
     best = _Best()
 
     def improve(shape: RouteShape, place: tuple[int, ...]) -> int:
