@@ -11,7 +11,7 @@ import itertools
 import math
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -462,12 +462,19 @@ FLOOR_FROM = 500  # routes from which a walk of two trains first looks for a flo
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
 
 
-def _stop_table(board: Board, train: Train) -> dict[str, int]:
-    """What each node pays a train that pays every stop (a list train: in the row that takes its kind)."""
+def _stop_table(board: Board, train: Train, node_ids: Iterable[str] | None = None) -> dict[str, int]:
+    """What each node (of `node_ids`, default every node) pays a train that pays every stop (a list train: in
+    the row that takes its kind)."""
+    nodes = board.nodes.items() if node_ids is None else ((nid, board.nodes[nid]) for nid in node_ids)
     rows = row_by_kind(train) if train.unit == "stops_by_type" else None
     if rows is None:
-        return {nid: stop_revenue(n, train) for nid, n in board.nodes.items()}
-    return {nid: stop_revenue(n, train, rows[n.kind]) if n.kind in rows else 0 for nid, n in board.nodes.items()}
+        return {nid: stop_revenue(n, train) for nid, n in nodes}
+    return {nid: stop_revenue(n, train, rows[n.kind]) if n.kind in rows else 0 for nid, n in nodes}
+
+
+def _most_paid(train: Train, node: Node) -> int:
+    """At least what the node pays the train in any row (never below 0)."""
+    return max(0, *(stop_revenue(node, train, r) for r in train.rows or (None,)))
 
 
 class _Builder:
@@ -478,7 +485,9 @@ class _Builder:
         self.board, self.graph, self.classes, self.shapes, self.pricer = board, graph, classes, shapes, pricer
         # every stop pays (the bonus pricing relies on it): each stop's pay read from a table
         self.plain = [pricer.pays_every_stop(t) if pricer is not None else pays_every_stop(t, board) for t in classes]
-        self.node_rev = [_stop_table(board, t) if self.plain[ci] else {} for ci, t in enumerate(classes)]
+        # the tables per stop cover the stops of the leg graph: every route's
+        self.node_rev = [_stop_table(board, t, graph.legs_from) if self.plain[ci] else {}
+                         for ci, t in enumerate(classes)]
         # classes whose every stop pays the same (a 6 and a D): one revenue list and one bonus pricing per route
         self.same_table = [next(k for k in range(len(classes)) if self.plain[k]
                                 and self.node_rev[k] == self.node_rev[ci]) if self.plain[ci] else ci
@@ -533,13 +542,11 @@ class _Builder:
         return tuple(out)
 
     def stop_upper(self, ci: int) -> dict[str, int]:
-        """Per node, at least what it pays class ci in any row (never below 0)."""
+        """Per stop of the leg graph, at least what it pays class ci in any row (never below 0)."""
         ub = self._ub_node.get(ci)
         if ub is None:
-            t = self.classes[ci]
-            rows = t.rows or (None,)
-            ub = self._ub_node[ci] = {nid: max(0, *(stop_revenue(n, t, r) for r in rows))
-                                      for nid, n in self.board.nodes.items()}
+            t, nodes = self.classes[ci], self.board.nodes
+            ub = self._ub_node[ci] = {nid: _most_paid(t, nodes[nid]) for nid in self.graph.legs_from}
         return ub
 
     def bonus_cap(self, ci: int, n_stops: int) -> int:
@@ -551,7 +558,7 @@ class _Builder:
         if cap is None:
             top = self._top.get(ci)
             if top is None:
-                top = self._top[ci] = max([0, *self.stop_upper(ci).values()])
+                top = self._top[ci] = max([0, *(_most_paid(self.classes[ci], n) for n in self.board.nodes.values())])
             cap = self._caps[key] = self.pricer.bonus_cap(self.classes[ci].name, top, n_stops)
         return cap
 

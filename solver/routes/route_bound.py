@@ -143,31 +143,29 @@ def reach_bound(board: Board, legs_from: dict[str, list[Leg]], visitable: frozen
         for leg in legs:
             if leg.b in visitable:
                 best_leg[(u, leg.b)] = max(best_leg.get((u, leg.b), -1), leg_w[id(leg)])
-    out_of: dict[str, list[tuple[str, int]]] = {}
-    for (u, v), w in best_leg.items():
-        out_of.setdefault(u, []).append((v, w))
     cost = {n: board.nodes[n].visit_cost for n in visitable}
-    # per r: for every node u its two best steps (v, value), so that (p, u) takes the best with v != p
     ahead: dict[tuple[str | None, str], list[int]] = {}
     for pair in list(best_leg) + [(None, u) for u in legs_from]:
         ahead[pair] = [0] * (dist + 1)  # type: ignore[index]
+    pairs_at: dict[str, list[tuple[str | None, list[int]]]] = {}  # u -> every (p, its list) of a pair (p, u)
+    for (p, u), per_r in ahead.items():
+        pairs_at.setdefault(u, []).append((p, per_r))
+    # u -> its steps: (v, what the stop and the leg add, v's cost, the list ahead of (u, v) when v may be passed)
+    steps_of: dict[str, list[tuple[str, int, int, list[int] | None]]] = {}
+    for (u, v), w in best_leg.items():
+        steps_of.setdefault(u, []).append((v, node[v] + w, cost[v], ahead[(u, v)] if v in passable else None))
+    # per r: for every node u its two best steps (v, value), so that (p, u) takes the best with v != p
     for r in range(1, dist + 1):
-        tops: dict[str, tuple[tuple[int, str | None], tuple[int, str | None]]] = {}
-        for u, steps in out_of.items():
-            first: tuple[int, str | None] = (0, None)
-            second: tuple[int, str | None] = (0, None)
-            for v, w in steps:
-                c = cost[v]
+        for u, steps in steps_of.items():
+            first, first_v, second = 0, None, 0
+            for v, add, c, onward in steps:
                 if c > r:
                     continue
-                value = node[v] + w + (ahead[(u, v)][r - c] if v in passable else 0)
-                if value > first[0]:
-                    first, second = (value, v), first
-                elif value > second[0]:
-                    second = (value, v)
-            tops[u] = (first, second)
-        for (p, u), per_r in ahead.items():
-            found = tops.get(u)
-            if found is not None:
-                per_r[r] = found[0][0] if found[0][1] != p else found[1][0]
+                value = add + onward[r - c] if onward is not None else add
+                if value > first:
+                    first, first_v, second = value, v, first
+                elif value > second:
+                    second = value
+            for p, per_r in pairs_at.get(u, ()):
+                per_r[r] = first if first_v != p else second
     return ReachBound(node, leg_w, ahead, const, dist)
