@@ -398,6 +398,15 @@ class _Search:
     def pay(self, n: Node, row: DistanceRow | None) -> int:
         return 0 if self.zero is not None and self.zero(n) else stop_revenue(n, self.train, row)
 
+    def paid(self, rows: Sequence[DistanceRow], combo: Sequence[int]) -> list[Entry] | None:
+        """The stops of `combo` (indices) with what each pays in the row it fits, or None when they do not
+        fit the rows or none holds the company's token (where the train needs one)."""
+        stops = [self.nodes[i] for i in combo]
+        if self.train.requires_token and not any(has_token_for(self.train, n) for n in stops):
+            return None
+        fit = _fit_rows(rows, stops)
+        return None if fit is None else [(n, self.pay(n, rows[r])) for n, r in zip(stops, fit)]
+
     def ceiling(self, rows: Sequence[DistanceRow]) -> tuple[list[int], int] | None:
         """At most what each stop pays (in any row that takes it) and what the revenue bonuses add to any
         subset of the stops (`RouteBonuses.ceiling`); None when a candidates-scoped rule is to be checked on
@@ -450,13 +459,9 @@ def _best_list_subset(s: _Search) -> tuple[dict[int, int], int] | None:
             budget -= 1
             if budget < 0:
                 return None
-            stops = [nodes[i] for i in combo]
-            if train.requires_token and not any(has_token_for(train, n) for n in stops):
+            counted = s.paid(rows, combo)
+            if counted is None:
                 continue
-            fit = _fit_rows(rows, stops)
-            if fit is None:
-                continue
-            counted = [(n, s.pay(n, rows[r])) for n, r in zip(stops, fit)]
             value = s.value(counted)
             if best is None or value > best_value:
                 best, best_value = {i: v for i, (_, v) in zip(combo, counted)}, value
@@ -478,13 +483,9 @@ def _best_of_size(s: _Search, rows: Sequence[DistanceRow], keep: list[int], size
         if best is not None and bounds[j] < best[0]:
             break
         combo = combos[j]
-        stops = [s.nodes[i] for i in combo]
-        if s.train.requires_token and not any(has_token_for(s.train, n) for n in stops):
+        counted = s.paid(rows, combo)
+        if counted is None:
             continue
-        fit = _fit_rows(rows, stops)
-        if fit is None:
-            continue
-        counted = [(n, s.pay(n, rows[r])) for n, r in zip(stops, fit)]
         value = s.value(counted)
         if best is None or value > best[0] or (value == best[0] and j < best[1]):
             best = (value, j, {i: v for i, (_, v) in zip(combo, counted)})
