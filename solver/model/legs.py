@@ -259,19 +259,25 @@ def leg_from_paths(board: Board, a: str, b: str, path_ids: list[str]) -> Leg | s
     return why
 
 
+def _is(end: PathEnd, edge: int | None, node: str | None) -> bool:
+    """Whether a path end is the end (edge, node)."""
+    return end.edge == edge and end.node == node
+
+
 def _check_chain(board: Board, a: str, b: str, chain: list[Path]) -> str | list[TrackKey]:
-    """Why the chain does not walk from a to b, or the track keys it occupies."""
+    """Why the chain does not walk from a to b, or the track keys it occupies. Path ends are compared
+    by their fields (`_is`): a PathEnd made per comparison costs more than the whole check."""
     if len(set(p.id for p in chain)) != len(chain):
         return "a leg uses a path twice"
     first = chain[0]
-    if PathEnd(node=a) not in (first.a, first.b):
+    if not (_is(first.a, None, a) or _is(first.b, None, a)):
         return f"path {first.id} does not start at {a}"
-    entry = PathEnd(node=a)
+    entered_a = _is(first.a, None, a)  # which end of the path the leg enters by (`Path.other`: a first)
+    last_i = len(chain) - 1
     for i, p in enumerate(chain):
-        exit_end = p.other(entry)
-        last = i == len(chain) - 1
-        if last:
-            if exit_end != PathEnd(node=b):
+        exit_end = p.b if entered_a else p.a
+        if i == last_i:
+            if not _is(exit_end, None, b):
                 return f"path {p.id} does not end at {b}"
             keys = [k for q in chain for k in path_keys(board, q)]
             return REUSED_TRACK if len(set(keys)) != len(keys) else keys
@@ -279,17 +285,18 @@ def _check_chain(board: Board, a: str, b: str, chain: list[Path]) -> str | list[
         if exit_end.node is not None:
             if board.nodes[exit_end.node].kind != "junction":
                 return f"the leg passes through node {exit_end.node}"
-            if q.hex != p.hex or exit_end not in (q.a, q.b):
+            if q.hex != p.hex or not (_is(q.a, exit_end.edge, exit_end.node) or _is(q.b, exit_end.edge, exit_end.node)):
                 return f"path {q.id} does not continue {p.id}"
-            entry = exit_end
+            entered_a = _is(q.a, exit_end.edge, exit_end.node)
             continue
         nb = board.hexes[p.hex].neighbors.get(exit_end.edge)  # type: ignore[arg-type]
-        entry2 = PathEnd(edge=(exit_end.edge + 3) % 6)  # type: ignore[operator]
-        if nb is None or q.hex != nb or entry2 not in (q.a, q.b):
+        edge2 = (exit_end.edge + 3) % 6  # type: ignore[operator]
+        if nb is None or q.hex != nb or not (_is(q.a, edge2, None) or _is(q.b, edge2, None)):
             return f"path {q.id} does not continue {p.id} across edge {exit_end.edge} of {p.hex}"
         if not gauges_fit(p, q):
             return f"gauges of {p.id} ({p.track}) and {q.id} ({q.track}) do not fit"
-        if not lanes_fit(p.lane_at(exit_end), q.lane_at(entry2)):
+        lane_out = p.lanes[0] if _is(p.a, exit_end.edge, exit_end.node) else p.lanes[1]  # `Path.lane_at`
+        entered_a = _is(q.a, edge2, None)
+        if not lanes_fit(lane_out, q.lanes[0] if entered_a else q.lanes[1]):
             return f"lanes of {p.id} and {q.id} do not meet"
-        entry = entry2
     return "a leg needs at least one path"  # not reached: the loop returns at the last path
