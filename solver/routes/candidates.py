@@ -258,6 +258,9 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
     fits = _distance_gate(trains) if trains else (lambda stops, crossings, cost, by_kind: False)
+    # list trains only: `_distance_gate` is their pour over the visit cost per kind, asked here directly
+    by_code = _pour_by_kind(trains) if trains and all(t.unit == "stops_by_type" and not t.klass for t in trains) \
+        else None
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
     node_bit = {nid: 1 << i for i, nid in enumerate(nodes)}  # the stops a route has seen, as bits
     # a step: (leg, its track bits, the node reached, the node's `kind_code`, what the stop and the leg add
@@ -340,11 +343,15 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             new_cost = cost + visit
             new_code = code + node_code
             if new_cost > sure_cost:
-                stops.append(node)
-                admitted = fits(stops, crossings + leg_cross, new_cost, new_code)
-                stops.pop()
-                if not admitted:
-                    continue
+                if by_code is not None:  # list trains only: the visit cost per kind decides
+                    if not by_code(new_code):
+                        continue
+                else:
+                    stops.append(node)
+                    admitted = fits(stops, crossings + leg_cross, new_cost, new_code)
+                    stops.pop()
+                    if not admitted:
+                        continue
             new_value = value + weight
             new_token = token or tokened
             if ahead is None:
