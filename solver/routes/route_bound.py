@@ -77,15 +77,18 @@ def reach_left(legs_from: dict[str, list[Leg]], passable: frozenset[str], bound:
     """For a `flat_bound`: the most a continuation from node u adds, given the stops the route has seen
     (bits as `node_bit`): each stop it may still reach adds at most its weight and its best leg in. A
     route never revisits a stop and goes on only through stops it may pass, so the stops it may reach
-    are those a search from u finds without entering a seen stop or leaving one it may not pass."""
+    are those a search from u finds without entering a seen stop or leaving one it may not pass; and a
+    stop it reaches but could not pass through ends it, so of those one at most adds."""
     weight: dict[int, int] = {}  # a stop's bit -> the most it adds
     step_to: dict[int, int] = {}  # a node's bit -> the stops one leg away, as bits
+    step_from: dict[int, int] = {}  # a stop's bit -> the nodes one leg before it (legs need not go both ways)
     for u, legs in legs_from.items():
         for leg in legs:
             if leg.b in bound.node:
                 bit = node_bit[leg.b]
                 weight[bit] = max(weight.get(bit, 0), bound.node[leg.b] + bound.leg[id(leg)])  # 0: may be left out
                 step_to[node_bit[u]] = step_to.get(node_bit[u], 0) | bit
+                step_from[bit] = step_from.get(bit, 0) | node_bit[u]
     through = sum(node_bit[n] for n in passable)
     known: dict[tuple[str, int], int] = {}
 
@@ -104,16 +107,20 @@ def reach_left(legs_from: dict[str, list[Leg]], passable: frozenset[str], bound:
                 grown |= step_to.get(low, 0)
                 onward ^= low
             frontier = grown & ~seen & ~reached
-        # a stop it may not pass, or with one way in from here, ends the continuation: one such stop at most
+        # a stop the continuation may not pass through ends it (one such stop at most): one it may not pass,
+        # or one it cannot leave for a stop other than the one it came from (the ways in come from u or a
+        # stop in reach, the ways out go to a stop in reach)
         total = last = 0
         region = reached | node_bit[u]
-        while reached:
-            low = reached & -reached
-            if low & through and (step_to.get(low, 0) & region).bit_count() > 1:
+        left_over = reached
+        while left_over:
+            low = left_over & -left_over
+            out = step_to.get(low, 0) & reached
+            if low & through and out and (out | step_from[low] & region).bit_count() > 1:
                 total += weight[low]
             elif weight[low] > last:
                 last = weight[low]
-            reached ^= low
+            left_over ^= low
         total += last
         known[(u, seen)] = total
         return total
