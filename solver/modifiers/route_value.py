@@ -216,9 +216,11 @@ class RouteBonuses:
     def total(self, counted: Counted, visited: Counted | None = None, path_hexes: Sequence[str] = ()) -> int:
         return sum(line.amount for line in self.lines(counted, visited, path_hexes))
 
-    def ceiling(self, stops: Counted, path_hexes: Sequence[str] = ()) -> int:
-        """At least `total` for any counted and visited stops among these (each with the most it may pay):
-        every hit that may add something counted once, however the bonus counts hits."""
+    def ceiling(self, stops: Sequence[tuple[Node, int, int]], path_hexes: Sequence[str] = ()) -> int:
+        """At least `total` for any counted and visited stops among these (each with the most and the least
+        it may pay, a stop that is not counted paying 0): every hit that may add something counted once,
+        however the bonus counts hits, at the most it may add (a bonus of minus the stop's revenue adds
+        most on the stop that pays least)."""
         out = 0
         for m, table in zip(self.modifiers, self._tables):
             if isinstance(m, StopBonus):
@@ -227,12 +229,12 @@ class RouteBonuses:
                 if m.scope == "path_hexes":
                     out += sum(max(0, int(table[h])) for h in set(path_hexes) if h in table)  # type: ignore[call-overload, index, operator]
                     continue
-                for n, pay in stops:
+                for n, most, least in stops:
                     v = table.get(n.id if m.by_node else n.hex)  # type: ignore[attr-defined]
                     if v is not None:
-                        out += max(0, _signed(v, pay))
+                        out += max(0, _signed(v, most), _signed(v, least))
             else:
-                hits = [[v for n, _ in stops if (v := t.get(n.hex)) is not None] for t in table]  # type: ignore[attr-defined, union-attr]
+                hits = [[v for n, _most, _least in stops if (v := t.get(n.hex)) is not None] for t in table]  # type: ignore[attr-defined, union-attr]
                 if all(hits):
                     out += sum(max(0, max(h)) for h in hits) if m.amount == SUM else max(0, int(m.amount))
         return out
@@ -413,9 +415,11 @@ class _Search:
         every subset the search evaluates."""
         if self.mods.candidate_rules:
             return None
-        most = [max((self.pay(n, r) for r in rows if n.kind in r.kinds), default=0) for n in self.nodes]
+        pays = [[self.pay(n, r) for r in rows if n.kind in r.kinds] or [0] for n in self.nodes]
+        most = [max(p) for p in pays]
         b = self.mods.bonuses
-        bonus = b.ceiling(list(zip(self.nodes, most)), self.path_hexes) if b is not None and b.has_revenue else 0
+        bonus = b.ceiling([(n, max(p), min(p)) for n, p in zip(self.nodes, pays)], self.path_hexes) \
+            if b is not None and b.has_revenue else 0
         return most, bonus
 
     def value(self, counted: list[Entry]) -> int:

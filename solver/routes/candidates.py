@@ -685,8 +685,11 @@ class _Builder:
                     plain_revs = revs_of_table[self.same_table[ci]] = [self.node_rev[ci][n] for n in nodes_]
             priced = None
             if pricer is not None:
-                table = (self.same_table[ci], id(pricer.train_mods(train.name))) if plain_revs is not None else None
-                if table is None or table not in priced_by_table:  # trains paid alike get alike bonuses
+                # trains paid alike get alike bonuses (of one unit: a list train's route that earns nothing is
+                # priced apart)
+                table = (self.same_table[ci], id(pricer.train_mods(train.name)), train.unit) \
+                    if plain_revs is not None else None
+                if table is None or table not in priced_by_table:
                     priced = pricer.price(train, nodes_, plain_revs, legs)
                     if table is not None:
                         priced_by_table[table] = priced

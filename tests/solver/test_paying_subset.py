@@ -15,8 +15,9 @@ from collections.abc import Iterator
 import pytest
 
 from solver.input.snapshot import board_from_snapshot, read_positions
-from solver.model.board import Board
+from solver.model.board import Board, DistanceRow, Node, Train
 from solver.modifiers import route_value as rv
+from solver.modifiers.model import MINUS_STOP_REVENUE, StopBonus
 from solver.modifiers.route_value import path_hexes_of, route_mods, route_value
 from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
 from tests.conftest import CORPUS
@@ -89,3 +90,24 @@ def test_no_subset_earns_more_than_the_ceiling(monkeypatch: pytest.MonkeyPatch) 
             pass
     assert len(checked) >= 5000
     assert all(checked)
+
+
+def test_a_stop_paying_less_in_another_row_bounds_a_minus_its_revenue_bonus(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Towns of negative revenue that pay nothing in a second row: a bonus of minus the stop's revenue
+    adds most where the stop pays least (in the first row), twice with two such bonuses. The ceiling must
+    count that, or the ordered search stops before the best subset."""
+    tokened = Node("C", "h1", "city", revenue=30, tokened_by_company=True)
+    city = Node("C2", "h2", "city", revenue=35)
+    towns = [Node(f"T{i}", f"h{i + 3}", "town", revenue=-50) for i in range(2)]
+    train = Train("t", "2+1", unit="stops_by_type",
+                  rows=(DistanceRow(("city", "town"), 2, 2, 1), DistanceRow(("town",), 1, 1, 0)))
+    minus = ((towns[0].hex, MINUS_STOP_REVENUE), (towns[1].hex, MINUS_STOP_REVENUE))
+    bonuses = rv.RouteBonuses((StopBonus("s", "a", hexes=minus, count="per_stop"),
+                               StopBonus("s", "b", hexes=minus, count="per_stop")))
+
+    def best() -> object:
+        return rv._best_list_subset(rv._Search(train, [tokened, city, *towns], rv.TrainMods(bonuses, None, ()),
+                                               None, ()))
+    ordered = best()
+    monkeypatch.setattr(rv._Search, "ceiling", lambda self, rows: None)  # every subset, in order
+    assert ordered == best() == ({0: 30, 2: 0, 3: -50}, 80)
