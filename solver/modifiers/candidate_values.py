@@ -71,9 +71,22 @@ def order_free(m: StopBonus | ComboBonus, stops_in_hex: Counter[str]) -> bool:
     return _same_either_way([v for _, v in m.table], per_key)  # once
 
 
-def _most(value: object, stop_pay: int) -> int:
-    """At most what a bonus of this value adds at a stop that pays at most `stop_pay` (never below 0)."""
-    return max(0, stop_pay if value == STOP_REVENUE else 0 if value == MINUS_STOP_REVENUE else int(value))  # type: ignore[call-overload]
+def _most(value: object, stop_pay: int, least_pay: int = 0) -> int:
+    """At most what a bonus of this value adds at a stop that pays at most `stop_pay` and at least
+    `least_pay` (never below 0; minus the stop's revenue adds most where the stop pays least)."""
+    return max(0, stop_pay if value == STOP_REVENUE else -least_pay if value == MINUS_STOP_REVENUE  # type: ignore[call-overload]
+               else int(value))
+
+
+def least_pay(board: Board) -> int:
+    """The least a stop of the board may pay (0 unless some stop's revenue is negative): a row or train
+    multiplier scales a negative revenue at most by the largest multiplier of the company's trains."""
+    lows = [min([n.revenue, *n.revenue_by_train.values()]) for n in board.nodes.values()]
+    low = min(lows, default=0)
+    if low >= 0:
+        return 0
+    scale = max((t.multiplier * max((r.multiplier for r in t.rows), default=1) for t in board.trains), default=1)
+    return low * max(1, scale)
 
 
 def _combo_most(m: ComboBonus, matched: Sequence[Sequence[int]] | None = None) -> int:
@@ -139,6 +152,7 @@ class CandidatePricer:
         # a route that pays nothing may still take a best-route bonus or be the required run
         self.keep_zero = any(isinstance(m, (BestRouteBonus, RequiredRoute)) for m in board.modifiers)
         self._stops_in_hex = Counter(n.hex for n in board.nodes.values())  # junctions too: never fewer
+        self.least = least_pay(board)  # what minus a stop's revenue adds at most is minus this
         self._by_name: dict[str, _Direction] = {}
         self._every: dict[Train, bool] = {}
         # route prices by (train, stops in order, what they pay, path hexes where a modifier reads them):
@@ -178,7 +192,7 @@ class CandidatePricer:
             if isinstance(m, StopBonus):
                 if m.target == "subsidy" and not self.with_subsidy:
                     continue
-                values = [_most(v, top_stop) for _, v in m.table]
+                values = [_most(v, top_stop, self.least) for _, v in m.table]
                 positive = sorted((v for v in values if v > 0), reverse=True)
                 if m.count == "once":
                     cap += max(positive, default=0)
@@ -209,12 +223,12 @@ class CandidatePricer:
                 table = dict(m.table)
                 if m.scope == "path_hexes":
                     for h, v in table.items():
-                        hexes[h] = hexes.get(h, 0) + _most(v, 0)
+                        hexes[h] = hexes.get(h, 0) + _most(v, 0, self.least)
                     continue
                 for nid, n in self.board.nodes.items():
                     v = table.get(nid if m.by_node else n.hex)
                     if v is not None:
-                        node[nid] = node.get(nid, 0) + _most(v, stop_ub.get(nid, 0))
+                        node[nid] = node.get(nid, 0) + _most(v, stop_ub.get(nid, 0), self.least)
         return node, hexes, const
 
     def _per_node_values(self, m: StopBonus, values: list[int]) -> list[int]:
@@ -242,10 +256,10 @@ class CandidatePricer:
                 if m.scope == "path_hexes":
                     if path is None:
                         path = set(self.path_hexes(d, legs, [n.id for n in stops]))
-                    hits = [(h, _most(table[h], 0)) for h in path if h in table]
+                    hits = [(h, _most(table[h], 0, self.least)) for h in path if h in table]
                 else:
                     keyed = [(n.id if m.by_node else n.hex, n) for n in stops]
-                    hits = [(n.hex, _most(table[k], stop_ub[n.id])) for k, n in keyed if k in table]
+                    hits = [(n.hex, _most(table[k], stop_ub[n.id], self.least)) for k, n in keyed if k in table]
                 if not hits:
                     continue
                 if m.count == "once":

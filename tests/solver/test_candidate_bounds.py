@@ -8,6 +8,8 @@ routes are most and the bounds matter), every walked route and every train class
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from solver.input.snapshot import board_from_snapshot, read_positions
@@ -62,4 +64,18 @@ def test_towns_filling_paying_places_are_bounded() -> None:
     path = CORPUS / "1867" / "hs_wuveadew_21268.jsonl.gz"
     raw = next(read_positions(path)).raw
     assert any(m["type"] == "CountedStops" for m in raw["modifiers"])
+    assert _too_high(raw) == []
+
+
+def test_minus_a_negative_stop_revenue_is_bounded() -> None:
+    """Towns of negative revenue under a bonus of minus the stop's revenue (that bonus then adds): the
+    bounds must count what it adds, not take it as nothing."""
+    raw = copy.deepcopy(priced_positions(CORPUS / "1830" / "1830_game_end_bank.jsonl.gz")[-1])
+    towns = [(h["id"], n) for h in raw["hexes"] for n in h.get("nodes", ()) if n["kind"] == "town"]
+    assert len(towns) >= 4
+    for _hex, node in towns:
+        node["revenue"] = -30
+    raw["modifiers"] = [{"type": "StopBonus", "source": "test", "label": "minus the stop",
+                         "hexes": {hex_id: "-stop_revenue" for hex_id, _node in towns}, "count": "per_stop"}]
+    raw["trains"] = [{"id": "4-0", "name": "4", "distance": 4, "distance_unit": "stops", "requires_token": True}]
     assert _too_high(raw) == []
