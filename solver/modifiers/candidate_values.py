@@ -34,6 +34,8 @@ from solver.modifiers.route_value import (
     RouteMods,
     RouteValue,
     TrainMods,
+    combo_most,
+    most_added,
     path_hexes_of,
     route_mods,
     route_value,
@@ -71,13 +73,6 @@ def order_free(m: StopBonus | ComboBonus, stops_in_hex: Counter[str]) -> bool:
     return _same_either_way([v for _, v in m.table], per_key)  # once
 
 
-def _most(value: object, stop_pay: int, least_pay: int = 0) -> int:
-    """At most what a bonus of this value adds at a stop that pays at most `stop_pay` and at least
-    `least_pay` (never below 0; minus the stop's revenue adds most where the stop pays least)."""
-    return max(0, stop_pay if value == STOP_REVENUE else -least_pay if value == MINUS_STOP_REVENUE  # type: ignore[call-overload]
-               else int(value))
-
-
 def least_pay(board: Board) -> int:
     """The least a stop of the board may pay (0 unless some stop's revenue is negative): a row or train
     multiplier scales a negative revenue at most by the largest multiplier of the company's trains."""
@@ -87,12 +82,6 @@ def least_pay(board: Board) -> int:
         return 0
     scale = max((t.multiplier * max((r.multiplier for r in t.rows), default=1) for t in board.trains), default=1)
     return low * max(1, scale)
-
-
-def _combo_most(m: ComboBonus, matched: Sequence[Sequence[int]] | None = None) -> int:
-    """At most what a combination pays (`matched`: per set, the values the route can take; default all)."""
-    sets = matched if matched is not None else [[v for _, v in t] for t in m.sets]
-    return max(0, sum(max(vs) for vs in sets)) if m.amount == SUM else max(0, int(m.amount))
 
 
 def pays_every_stop(train: Train, board: Board) -> bool:
@@ -192,7 +181,7 @@ class CandidatePricer:
             if isinstance(m, StopBonus):
                 if m.target == "subsidy" and not self.with_subsidy:
                     continue
-                values = [_most(v, top_stop, self.least) for _, v in m.table]
+                values = [most_added(v, top_stop, self.least) for _, v in m.table]
                 positive = sorted((v for v in values if v > 0), reverse=True)
                 if m.count == "once":
                     cap += max(positive, default=0)
@@ -204,7 +193,7 @@ class CandidatePricer:
                     per_node = self._per_node_values(m, values)
                     cap += sum(per_node[:2 if m.endpoint else n_stops])
             else:
-                cap += _combo_most(m)
+                cap += combo_most(m)
         return cap
 
     def bonus_weights(self, name: str, stop_ub: dict[str, int]) -> tuple[dict[str, int], dict[str, int], int]:
@@ -218,17 +207,17 @@ class CandidatePricer:
         const = 0
         for m in d.mods.bonuses.modifiers if d is not None and d.mods.bonuses is not None else ():
             if isinstance(m, ComboBonus):
-                const += _combo_most(m)
+                const += combo_most(m)
             elif m.target != "subsidy" or self.with_subsidy:
                 table = dict(m.table)
                 if m.scope == "path_hexes":
                     for h, v in table.items():
-                        hexes[h] = hexes.get(h, 0) + _most(v, 0, self.least)
+                        hexes[h] = hexes.get(h, 0) + most_added(v, 0, self.least)
                     continue
                 for nid, n in self.board.nodes.items():
                     v = table.get(nid if m.by_node else n.hex)
                     if v is not None:
-                        node[nid] = node.get(nid, 0) + _most(v, stop_ub.get(nid, 0), self.least)
+                        node[nid] = node.get(nid, 0) + most_added(v, stop_ub.get(nid, 0), self.least)
         return node, hexes, const
 
     def _per_node_values(self, m: StopBonus, values: list[int]) -> list[int]:
@@ -246,36 +235,9 @@ class CandidatePricer:
         d = self.train_mods(name)
         if d is None or d.mods.bonuses is None:
             return 0
-        hexes = {n.hex for n in stops}
-        cap = 0
-        path: set[str] | None = None
-        for m, table in zip(d.mods.bonuses.modifiers, d.bonus_tables):
-            if isinstance(m, StopBonus):
-                if m.target == "subsidy" and not self.with_subsidy:
-                    continue
-                if m.scope == "path_hexes":
-                    if path is None:
-                        path = set(self.path_hexes(d, legs, [n.id for n in stops]))
-                    hits = [(h, _most(table[h], 0, self.least)) for h in path if h in table]
-                else:
-                    keyed = [(n.id if m.by_node else n.hex, n) for n in stops]
-                    hits = [(n.hex, _most(table[k], stop_ub[n.id], self.least)) for k, n in keyed if k in table]
-                if not hits:
-                    continue
-                if m.count == "once":
-                    cap += max(v for _, v in hits)
-                elif m.count == "per_hex":
-                    best: dict[str, int] = {}
-                    for h, v in hits:
-                        best[h] = max(best.get(h, 0), v)
-                    cap += sum(best.values())
-                else:
-                    cap += sum(v for _, v in hits)
-            else:
-                matched = [[v for h, v in t if h in hexes] for t in m.sets]
-                if all(matched):
-                    cap += _combo_most(m, matched)
-        return cap
+        bonuses = d.mods.bonuses
+        path = self.path_hexes(d, legs, [n.id for n in stops]) if bonuses.uses_path else ()
+        return bonuses.cap([(n, stop_ub[n.id], self.least) for n in stops], path, self.with_subsidy)
 
     def path_hexes(self, d: _Direction, legs: Sequence[Leg], nodes: Sequence[str]) -> tuple[str, ...]:
         """The route's path hexes that a bonus or a rule of `d` may read, in route order (reading no

@@ -216,28 +216,51 @@ class RouteBonuses:
     def total(self, counted: Counted, visited: Counted | None = None, path_hexes: Sequence[str] = ()) -> int:
         return sum(line.amount for line in self.lines(counted, visited, path_hexes))
 
-    def ceiling(self, stops: Sequence[tuple[Node, int, int]], path_hexes: Sequence[str] = ()) -> int:
-        """At least `total` for any counted and visited stops among these (each with the most and the least
-        it may pay, a stop that is not counted paying 0): every hit that may add something counted once,
-        however the bonus counts hits, at the most it may add (a bonus of minus the stop's revenue adds
-        most on the stop that pays least)."""
+    def cap(self, stops: Sequence[tuple[Node, int, int]], path_hexes: Sequence[str] = (), subsidy: bool = False) -> int:
+        """At least what the bonuses (revenue, and with `subsidy` the subsidy too) add to a route over any of
+        these stops, each given with the most and the least it may pay (a stop not counted pays 0), and
+        these path hexes: only the bonuses its stops or path hexes can hit count, a combination only when
+        the stops reach every set."""
+        hexes = {n.hex for n, _most, _least in stops}
         out = 0
         for m, table in zip(self.modifiers, self._tables):
             if isinstance(m, StopBonus):
-                if m.target != "revenue":
+                if m.target == "subsidy" and not subsidy:
                     continue
                 if m.scope == "path_hexes":
-                    out += sum(max(0, int(table[h])) for h in set(path_hexes) if h in table)  # type: ignore[call-overload, index, operator]
+                    hits = [(h, most_added(table[h], 0, 0)) for h in set(path_hexes) if h in table]  # type: ignore[index, operator]
+                else:
+                    hits = [(n.hex, most_added(v, most, least)) for n, most, least in stops
+                            if (v := table.get(n.id if m.by_node else n.hex)) is not None]  # type: ignore[attr-defined]
+                if not hits:
                     continue
-                for n, most, least in stops:
-                    v = table.get(n.id if m.by_node else n.hex)  # type: ignore[attr-defined]
-                    if v is not None:
-                        out += max(0, _signed(v, most), _signed(v, least))
+                if m.count == "once":
+                    out += max(v for _, v in hits)
+                elif m.count == "per_hex":
+                    best: dict[str, int] = {}
+                    for h, v in hits:
+                        best[h] = max(best.get(h, 0), v)
+                    out += sum(best.values())
+                else:
+                    out += sum(v for _, v in hits)
             else:
-                hits = [[v for n, _most, _least in stops if (v := t.get(n.hex)) is not None] for t in table]  # type: ignore[attr-defined, union-attr]
-                if all(hits):
-                    out += sum(max(0, max(h)) for h in hits) if m.amount == SUM else max(0, int(m.amount))
+                matched = [[v for h, v in t if h in hexes] for t in m.sets]
+                if all(matched):
+                    out += combo_most(m, matched)
         return out
+
+
+def most_added(value: object, most: int, least: int) -> int:
+    """At most what a bonus of this value adds at a stop that pays at most `most` and at least `least`
+    (never below 0; minus the stop's revenue adds most where the stop pays least)."""
+    return max(0, most if value == STOP_REVENUE else -least if value == MINUS_STOP_REVENUE  # type: ignore[call-overload]
+               else int(value))
+
+
+def combo_most(m: ComboBonus, matched: Sequence[Sequence[int]] | None = None) -> int:
+    """At most what a combination pays (`matched`: per set, the values the route can take; default all)."""
+    sets = matched if matched is not None else [[v for _, v in t] for t in m.sets]
+    return max(0, sum(max(vs) for vs in sets)) if m.amount == SUM else max(0, int(m.amount))
 
 
 @dataclass(frozen=True)
@@ -411,14 +434,14 @@ class _Search:
 
     def ceiling(self, rows: Sequence[DistanceRow]) -> tuple[list[int], int] | None:
         """At most what each stop pays (in any row that takes it) and what the revenue bonuses add to any
-        subset of the stops (`RouteBonuses.ceiling`); None when a candidates-scoped rule is to be checked on
+        subset of the stops (`RouteBonuses.cap`); None when a candidates-scoped rule is to be checked on
         every subset the search evaluates."""
         if self.mods.candidate_rules:
             return None
         pays = [[self.pay(n, r) for r in rows if n.kind in r.kinds] or [0] for n in self.nodes]
         most = [max(p) for p in pays]
         b = self.mods.bonuses
-        bonus = b.ceiling([(n, max(p), min(p)) for n, p in zip(self.nodes, pays)], self.path_hexes) \
+        bonus = b.cap([(n, max(p), min(p)) for n, p in zip(self.nodes, pays)], self.path_hexes) \
             if b is not None and b.has_revenue else 0
         return most, bonus
 

@@ -212,6 +212,13 @@ def _pour_by_kind(trains: Sequence[Train]) -> Callable[[int], bool]:
     return fits
 
 
+def _list_pour(trains: Sequence[Train]) -> Callable[[int], bool] | None:
+    """When every train is an unclassed list train: whether some takes a route of this `kind_code` (one
+    cached pour); None otherwise."""
+    return _pour_by_kind(trains) if trains and all(t.unit == "stops_by_type" and not t.klass for t in trains) \
+        else None
+
+
 def _distance_gate(trains: Sequence[Train]):
     """A test `(stops, crossings, cost, code) -> bool`: does some train's distance admit this route?
     Uses the running visit cost when every train counts plain stops, and the running visit cost per
@@ -221,10 +228,10 @@ def _distance_gate(trains: Sequence[Train]):
     if all(t.unit == "stops" and not t.klass for t in trains):
         longest = max(t.distance for t in trains)
         return lambda stops, crossings, cost, code: cost <= longest
-    listed = [t for t in trains if t.unit == "stops_by_type" and not t.klass]
-    if len(listed) == len(trains):  # list trains only: one cached pour
-        pour = _pour_by_kind(listed)
+    pour = _list_pour(trains)
+    if pour is not None:
         return lambda stops, crossings, cost, code: pour(code)
+    listed = [t for t in trains if t.unit == "stops_by_type" and not t.klass]
     # plain stop and hex counts as two numbers, list trains by their cached pour; the others one by one
     by_stops = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
     by_hexes = max((t.distance for t in trains if t.unit == "hexes"), default=-1)
@@ -257,10 +264,8 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     nodes = board.nodes
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
-    fits = _distance_gate(trains) if trains else (lambda stops, crossings, cost, by_kind: False)
-    # list trains only: `_distance_gate` is their pour over the visit cost per kind, asked here directly
-    by_code = _pour_by_kind(trains) if trains and all(t.unit == "stops_by_type" and not t.klass for t in trains) \
-        else None
+    by_code = _list_pour(trains)  # list trains only: their pour over the visit cost per kind, asked directly
+    fits = _distance_gate(trains) if trains and by_code is None else (lambda stops, crossings, cost, by_kind: False)
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
     node_bit = {nid: 1 << i for i, nid in enumerate(nodes)}  # the stops a route has seen, as bits
     # a step: (leg, its track bits, the node reached, the node's `kind_code`, what the stop and the leg add
@@ -290,6 +295,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     # reaches the node (most nodes it never reaches); each step's place in the plain walk, by id of its leg
     ordered: dict[tuple[str, int], list[tuple]] = {}
     natural: dict[int, int] = {}
+    flat = ordered_walk and bound.flat  # type: ignore[union-attr]
 
     def ordered_steps(nid: str, left: int) -> list[tuple]:
         st = steps.get(nid)
@@ -302,7 +308,6 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             found = ordered[(nid, left)] = sorted(st, key=lambda s: -_promise(s, left))
         return found
 
-    flat = ordered_walk and bound.flat  # type: ignore[union-attr]
     if ordered_walk:
         rank = {nid: i for i, nid in enumerate(graph.legs_from)}  # the plain order of the first stops
     # a flat bound's continuation: the stops still in reach (`reach_left`, a search per step), for trains whose
@@ -418,7 +423,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
 
 
 def _top_sum(values: list[int], count: int) -> int:
-    """The sum of the `count` largest values."""
+    """The sum of the `count` largest values (a C sort: these lists are short)."""
     return sum(values) if len(values) <= count else sum(sorted(values, reverse=True)[:count])
 
 
@@ -587,9 +592,8 @@ class _Builder:
         if rows is not None:  # each kind pays in its one row: the best `pay` stops of each row
             return self._rows_sum(self.row_values(ci, rows), rows, nodes_) + cap
         ub = self.stop_upper(ci)
-        values = sorted((ub[n] for n in nodes_), reverse=True)
-        paying = sum(r.pay for r in t.rows) if t.unit == "stops_by_type" else len(values)
-        return sum(values[:paying]) + cap
+        paying = sum(r.pay for r in t.rows) if t.unit == "stops_by_type" else len(nodes_)
+        return _top_sum([ub[n] for n in nodes_], paying) + cap
 
     def quick_uppers(self, ci: int, scan: _Scan) -> list[int]:
         """`upper(k, ci)` of the shapes in order, worked out a block of shapes at a time; fewer than all
@@ -628,8 +632,7 @@ class _Builder:
         if train.unit != "stops_by_type":  # every stop may pay
             return lambda nodes_: sum(map(most, nodes_))
         paying = sum(r.pay for r in train.rows)
-        return lambda nodes_: (sum(map(most, nodes_)) if len(nodes_) <= paying
-                               else sum(sorted(map(most, nodes_), reverse=True)[:paying]))  # C sort: short lists
+        return lambda nodes_: _top_sum(list(map(most, nodes_)), paying)
 
     @staticmethod
     def _rows_sum(row_value: dict[str, tuple[int, int]], rows: Sequence[DistanceRow], nodes_: Sequence[str]) -> int:
