@@ -146,11 +146,15 @@ class RouteBonuses:
     def per_stop(self, nodes: Sequence[Node]) -> Callable[[Node, int], int] | None:
         """What each stop adds to this route's revenue bonuses, when that depends on the stop alone
         (every revenue bonus a counted-stop StopBonus that pays each hit, or that this route can hit
-        once at most); None otherwise. Then a list train's best paying stops are ranked by it."""
+        once at most, or a combination whose sets the route's stops do not all reach, which pays
+        nothing whichever stops count); None otherwise. Then a list train's best paying stops are
+        ranked by it."""
         tables = []
         for m, table in zip(self.modifiers, self._tables):
             if isinstance(m, ComboBonus):
-                return None
+                if all(any(n.hex in t for n in nodes) for t in table):  # type: ignore[union-attr]
+                    return None
+                continue
             if m.target != "revenue":
                 continue
             if m.scope != "counted" or m.endpoint:

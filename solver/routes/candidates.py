@@ -517,6 +517,8 @@ class _Builder:
         self._disjoint: dict[int, tuple[DistanceRow, ...] | None] = {}
         self._quick: dict[int, Callable[[tuple[str, ...]], int]] = {}
         self._fits: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}  # (token, crossings, cost, code) -> classes
+        # per class, `spread_bonus`'s weights: per stop, per hex, once, and per leg (by id; the legs are the graph's)
+        self._spread: dict[int, tuple[dict[str, int], dict[str, int], int, dict[int, int]]] = {}
 
     def over(self, shapes: list[RouteShape]) -> _Builder:
         """A builder of the same classes over other shapes, sharing every table read per class or stop."""
@@ -573,6 +575,29 @@ class _Builder:
                 top = self._top[ci] = max([0, *(_most_paid(self.classes[ci], n) for n in self.board.nodes.values())])
             cap = self._caps[key] = self.pricer.bonus_cap(self.classes[ci].name, top, n_stops)
         return cap
+
+    def spread_bonus(self, k: int, ci: int) -> float:
+        """At least `upper(k, ci, tight=True)` less what the stops pay: the bonuses' most per stop, per hex
+        the legs pass and once (`CandidatePricer.bonus_weights`), summed over shape k's stops and legs; each
+        hit is counted at least once, so it bounds the bonuses the route can hit (`route_cap`) from above,
+        without looking at the route as a whole (inf for a route without legs, whose stops' hexes count)."""
+        nodes_, legs = self.shapes[k].nodes, self.shapes[k].legs
+        if self.pricer is None or self.pricer.mods is None:
+            return 0
+        if not legs:
+            return math.inf
+        weights = self._spread.get(ci)
+        if weights is None:
+            node, hexes, const = self.pricer.bonus_weights(self.classes[ci].name, self.stop_upper(ci))
+            weights = self._spread[ci] = (node, hexes, const, {})
+        node, hexes, const, per_leg = weights
+        total = const + sum(node.get(n, 0) for n in nodes_)
+        for leg in legs:
+            w = per_leg.get(id(leg))
+            if w is None:
+                w = per_leg[id(leg)] = sum(hexes.get(h, 0) for h in leg.hexes) if hexes else 0
+            total += w
+        return total
 
     def upper(self, k: int, ci: int, tight: bool = False) -> int:
         """At least what shape k earns class ci (stops and bonuses), without pricing it: with the largest
@@ -804,9 +829,12 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
         take = list(itertools.islice(heapq.merge(*loose.values(), key=lambda o: o[3]), chunk))
         taken = Counter(o[2] for o in take)
         waiting = defaultdict(list, {ci: some[taken[ci]:] for ci, some in loose.items()})
-        # asked its tight bound (only the bonuses it can hit) where its stops alone might not beat the floor
-        tight = [o[0] - builder.bonus_cap(o[2], len(builder.shapes[o[1]].nodes)) > floor[o[2]]
-                 or builder.upper(o[1], o[2], tight=True) > floor[o[2]] for o in take]
+        # asked its tight bound (only the bonuses it can hit) where its stops alone might not beat the floor,
+        # unless the bonuses spread over its stops and legs (a bound above the tight one) cannot beat it either
+        stops_only = [o[0] - builder.bonus_cap(o[2], len(builder.shapes[o[1]].nodes)) for o in take]
+        tight = [paid > floor[o[2]] or (paid + builder.spread_bonus(o[1], o[2]) > floor[o[2]]
+                                        and builder.upper(o[1], o[2], tight=True) > floor[o[2]])
+                 for o, paid in zip(take, stops_only)]
         dropped.extend(o for o, ok in zip(take, tight) if not ok)
         priced([o[:3] for o, ok in zip(take, tight) if ok])
         if any(waiting.values()):  # the options priced may give a better run: the rest are weighed against it

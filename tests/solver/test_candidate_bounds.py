@@ -1,6 +1,8 @@
 """The candidate builder's upper bounds (`_Builder.upper`, quick and tight) are never below what a
 route earns once priced: the one-train search drops routes by them and the lazy build leaves routes
-unpriced by them, so a bound below a route's value could lose the optimum unnoticed.
+unpriced by them, so a bound below a route's value could lose the optimum unnoticed. The lazy build's
+check before the tight bound (the bonuses spread over a route's stops and legs, `spread_bonus`) is
+never below the tight bound, so it leaves unpriced only what the tight bound would.
 
 Checked on real boards: the last positions of one game of every title (the late game, where the
 routes are most and the bounds matter), every walked route and every train class it fits, and an
@@ -23,7 +25,8 @@ ROUTES_PER_BOARD = 4000
 
 
 def _too_high(raw: dict) -> list[tuple]:
-    """(route, class, value, quick bound, tight bound) of every route whose value beats a bound."""
+    """(route, class, value, quick bound, tight bound, spread bound) of every route whose value beats a
+    bound, or whose spread bound is below its tight bound."""
     board = board_from_snapshot(raw)
     classes = train_classes(board.trains)[0]
     graph = build_leg_graph(board)
@@ -42,8 +45,10 @@ def _too_high(raw: dict) -> list[tuple]:
                 earned[ci] = max(earned.get(ci, 0), value)
         for ci in fitting:
             value, quick, tight = earned.get(ci, 0), builder.upper(k, ci), builder.upper(k, ci, tight=True)
-            if value > min(quick, tight):
-                bad.append((shape.nodes, classes[ci].name, value, quick, tight))
+            # the lazy build's cheaper check before the tight bound: the bonuses spread over stops and legs
+            spread = quick - builder.bonus_cap(ci, len(shape.nodes)) + builder.spread_bonus(k, ci)
+            if value > min(quick, tight) or spread < tight:
+                bad.append((shape.nodes, classes[ci].name, value, quick, tight, spread))
     return bad
 
 
@@ -78,4 +83,21 @@ def test_minus_a_negative_stop_revenue_is_bounded() -> None:
     raw["modifiers"] = [{"type": "StopBonus", "source": "test", "label": "minus the stop",
                          "hexes": {hex_id: "-stop_revenue" for hex_id, _node in towns}, "count": "per_stop"}]
     raw["trains"] = [{"id": "4-0", "name": "4", "distance": 4, "distance_unit": "stops", "requires_token": True}]
+    assert _too_high(raw) == []
+
+
+def test_the_spread_bound_counts_path_hex_bonuses() -> None:
+    """1817: a bonus per hex a route passes (and one per counted stop); the spread bound takes each
+    leg's hexes, so it is positive on routes through them, and it stays above the tight bound."""
+    raw = priced_positions(CORPUS / "1817" / "15528.jsonl.gz")[-1]
+    board = board_from_snapshot(raw)
+    assert any(m.scope == "path_hexes" for m in board.modifiers if hasattr(m, "scope"))
+    classes = train_classes(board.trains)[0]
+    graph = build_leg_graph(board)
+    pricer = candidate_pricer(board, True)
+    shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD,
+                                 rules=standard_walk_rules(board, *pricer.walk_limits))
+    builder = _Builder(board, graph, classes, shapes, pricer)
+    spreads = [builder.spread_bonus(k, 0) for k in range(len(shapes))]
+    assert max(spreads) > 0 and min(spreads) < max(spreads)
     assert _too_high(raw) == []

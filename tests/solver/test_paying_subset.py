@@ -17,7 +17,7 @@ import pytest
 from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.model.board import Board, DistanceRow, Node, Train
 from solver.modifiers import route_value as rv
-from solver.modifiers.model import MINUS_STOP_REVENUE, StopBonus
+from solver.modifiers.model import MINUS_STOP_REVENUE, ComboBonus, StopBonus
 from solver.modifiers.route_value import path_hexes_of, route_mods, route_value
 from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
 from tests.conftest import CORPUS
@@ -53,6 +53,16 @@ def _prices(board: Board) -> Iterator[tuple[tuple, rv.RouteValue]]:
 BOARDS = list(_list_train_boards())
 
 
+def _search_every_combination(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Route every stop choice with a combination bonus through the search (no per-stop shortcut)."""
+    real_per_stop = rv.RouteBonuses.per_stop
+
+    def per_stop(self: rv.RouteBonuses, nodes: list[Node]) -> object:
+        return None if any(isinstance(m, ComboBonus) for m in self.modifiers) else real_per_stop(self, nodes)
+
+    monkeypatch.setattr(rv.RouteBonuses, "per_stop", per_stop)
+
+
 def test_the_ordered_search_chooses_what_the_search_in_order_chooses(monkeypatch: pytest.MonkeyPatch) -> None:
     searched = {"subsets": 0}
     real_best_of_size = rv._best_of_size
@@ -62,12 +72,35 @@ def test_the_ordered_search_chooses_what_the_search_in_order_chooses(monkeypatch
         return real_best_of_size(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(rv, "_best_of_size", counted_best_of_size)
+    _search_every_combination(monkeypatch)
     ordered = {(b, key): value for b, board in enumerate(BOARDS) for key, value in _prices(board)}
     assert searched["subsets"] >= 2000  # many routes go through the ordered search
     monkeypatch.setattr(rv._Search, "ceiling", lambda self, rows: None)  # every subset, in order
     for b, board in enumerate(BOARDS):
         for key, value in _prices(board):
             assert ordered[(b, key)] == value, (board.source, key)
+
+
+def test_a_combination_the_route_cannot_complete_skips_the_search_and_chooses_as_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stops that reach only some sets of every combination: each stop adds what it adds alone, so the best
+    stops per row (`_separable`) are the search's choice; the same prices, stop by stop, as the search."""
+    shortcut = {"taken": 0}
+    real_separable = rv._separable
+
+    def counted_separable(train: Train, nodes: list[Node], bonuses: rv.RouteBonuses) -> object:
+        found = real_separable(train, nodes, bonuses)
+        if found is not None and any(isinstance(m, ComboBonus) for m in bonuses.modifiers):
+            shortcut["taken"] += 1
+        return found
+
+    monkeypatch.setattr(rv, "_separable", counted_separable)
+    quick = {(b, key): value for b, board in enumerate(BOARDS) for key, value in _prices(board)}
+    assert shortcut["taken"] >= 2000  # many routes meet a combination they cannot complete
+    _search_every_combination(monkeypatch)
+    for b, board in enumerate(BOARDS):
+        for key, value in _prices(board):
+            assert quick[(b, key)] == value, (board.source, key)
 
 
 def test_no_subset_earns_more_than_the_ceiling(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -85,6 +118,7 @@ def test_no_subset_earns_more_than_the_ceiling(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(rv._Search, "value", value_below_ceiling)
     monkeypatch.setattr(rv._Search, "ceiling", lambda self, rows: None)  # the search in order: every subset valued
+    _search_every_combination(monkeypatch)
     for board in BOARDS:
         for _priced in _prices(board):
             pass
