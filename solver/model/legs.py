@@ -85,26 +85,28 @@ def path_keys(board: Board, path: Path) -> list[TrackKey]:
     return keys
 
 
+# A way through a path, as the walk reads it: the path, the side it is entered by (0: its end a, 1: its
+# end b), the lane at that end, where it leads (a node id, or None), the (hex, edge, node) entered next
+# door when it leads to an edge (None at the board's edge or at a node), the lane it leaves by (None at
+# a node), its track keys, and whether it uses one key twice (then it is never part of a leg).
+Way = tuple[Path, int, tuple[int, int], "str | None", "tuple | None", "tuple[int, int] | None", frozenset, bool]
+
+
 class PathIndex:
-    """Per board: each way through a path (entered at its end a, side 0, or at its end b, side 1) as
-    plain data for the walk, and each path's track keys. A hex's paths are read when a walk first
-    reaches the hex (most walks stay near the company's stations), then kept for every walk."""
+    """Per board: each way through a path (`Way`, with the path's track keys) by where it is entered.
+    A hex's paths are read when a walk first reaches the hex (most walks stay near the company's
+    stations), then kept for every walk."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.key_sets: dict[str, frozenset[TrackKey]] = {}
-        self.repeats: set[str] = set()  # paths that use one track key twice (never part of a leg)
         self.steps = 0  # path steps walked over this board, held to MAX_BOARD_WALK_STEPS
-        # (hex, edge, node) -> (path, side, lane at that end): the ways into a path from there
-        self.entries: dict[tuple[str, int | None, str | None], list[tuple[Path, int, tuple[int, int]]]] = {}
-        # (path id, side) -> where the path leads: (node id, None, None) at a node, else (None, the
-        # (hex, edge, node) entered next door or None at the board's edge, the lane it leaves by)
-        self.exits: dict[tuple[str, int], tuple[str | None, tuple | None, tuple[int, int] | None]] = {}
+        # (hex, edge, node) -> the ways into a path from there, in the board's order of paths
+        self.entries: dict[tuple[str, int | None, str | None], list[Way]] = {}
         self.unread: dict[str, list[Path]] = {}  # the paths of each hex not read yet, in the board's order
         for p in board.paths.values():
             self.unread.setdefault(p.hex, []).append(p)
 
-    def ways_in(self, key: tuple[str, int | None, str | None]) -> list[tuple[Path, int, tuple[int, int]]]:
+    def ways_in(self, key: tuple[str, int | None, str | None]) -> list[Way]:
         """The ways into a path at (hex, edge, node), in the board's order of paths."""
         if key[0] in self.unread:
             self.read(key[0])
@@ -112,30 +114,29 @@ class PathIndex:
 
     def read(self, hex_id: str) -> None:
         """Take in one hex's paths."""
-        board, entries, exits = self.board, self.entries, self.exits
+        board, entries = self.board, self.entries
         hexes = board.hexes
         neighbors = hexes[hex_id].neighbors
         for p in self.unread.pop(hex_id):
             a, b, (lane_a, lane_b) = p.a, p.b, p.lanes
             if a.edge == b.edge and a.node == b.node:  # one end twice: `lane_at` and `other` read it as end a
                 lane_b, b = lane_a, a
+            keys = path_keys(board, p)
+            key_set = frozenset(keys)
+            repeat = len(key_set) != len(keys)
             for side, end, lane, out, lane_out in ((0, a, lane_a, b, lane_b), (1, b, lane_b, a, lane_a)):
+                if out.node is not None:
+                    way = (p, side, lane, out.node, None, None, key_set, repeat)
+                else:
+                    nb = neighbors.get(out.edge)  # type: ignore[arg-type]
+                    ahead = (nb, (out.edge + 3) % 6, None) if nb is not None and nb in hexes else None  # type: ignore[operator]
+                    way = (p, side, lane, None, ahead, lane_out, key_set, repeat)
                 key = (hex_id, end.edge, end.node)
                 found = entries.get(key)
                 if found is None:
-                    entries[key] = [(p, side, lane)]
+                    entries[key] = [way]
                 else:
-                    found.append((p, side, lane))
-                if out.node is not None:
-                    exits[(p.id, side)] = (out.node, None, None)
-                    continue
-                nb = neighbors.get(out.edge)  # type: ignore[arg-type]
-                ahead = (nb, (out.edge + 3) % 6, None) if nb is not None and nb in hexes else None  # type: ignore[operator]
-                exits[(p.id, side)] = (None, ahead, lane_out)
-            keys = path_keys(board, p)
-            key_set = self.key_sets[p.id] = frozenset(keys)
-            if len(key_set) != len(keys):
-                self.repeats.add(p.id)
+                    found.append(way)
 
 
 class _Walker:
@@ -151,67 +152,66 @@ class _Walker:
     def start(self, node_id: str) -> list[Leg]:
         node = self.board.nodes[node_id]
         allowed = self.allowed
-        firsts = [(p, side) for p, side, _lane in self.index.ways_in((node.hex, None, node_id))
-                  if not p.ignore and (allowed is None or p.track in allowed)]
+        firsts = [way for way in self.index.ways_in((node.hex, None, node_id))
+                  if not way[0].ignore and (allowed is None or way[0].track in allowed)]
         self.walk(node_id, firsts)
         return self.legs
 
-    def walk(self, start: str, firsts: list[tuple[Path, int]]) -> None:
+    def walk(self, start: str, firsts: list[Way]) -> None:
         """Each stack frame holds the next ways through a path to try after the chain's last path; a
-        frame that runs out takes its path off the chain again. The paths that may follow are listed
+        frame that runs out takes its path off the chain again. The ways that may follow are listed
         when their frame is made: the chain is the same whenever the frame is asked again."""
         index, nodes, allowed = self.index, self.board.nodes, self.allowed
-        key_sets, repeats, exits, ways_in = index.key_sets, index.repeats, index.exits, index.ways_in
+        ways_in = index.ways_in
         chain: list[Path] = []
+        chain_keys: list[frozenset[TrackKey]] = []
         in_chain: set[str] = set()
         used: set[TrackKey] = set()
-        stack: list[Iterator[tuple[Path, int]]] = [iter(firsts)]
+        stack: list[Iterator[Way]] = [iter(firsts)]
         steps = 0
+        steps_before = index.steps  # the board's steps before this walk
         while stack:
             step = next(stack[-1], None)
             if step is None:
                 stack.pop()
                 if chain:
-                    path = chain.pop()
-                    in_chain.discard(path.id)
-                    used.difference_update(key_sets[path.id])
+                    in_chain.discard(chain.pop().id)
+                    used.difference_update(chain_keys.pop())
                 continue
-            path, side = step
-            pid = path.id
-            keys = key_sets[pid]
-            if pid in repeats or not used.isdisjoint(keys):
+            path, _side, _lane, target, ahead, lane, keys, repeat = step
+            if repeat or not used.isdisjoint(keys):
                 continue  # a leg never uses the same track twice
             steps += 1
-            index.steps += 1
-            if steps > MAX_WALK_STEPS or index.steps > MAX_BOARD_WALK_STEPS:
+            if steps > MAX_WALK_STEPS or steps_before + steps > MAX_BOARD_WALK_STEPS:
+                index.steps = steps_before + steps
                 raise BoardError(f"hexes[{self.board.nodes[start].hex}].nodes[{start}]",
                                  f"the track branches into more than {MAX_WALK_STEPS:,} path steps from one node or "
                                  f"{MAX_BOARD_WALK_STEPS:,} over the board (limit); no 18xx map has such track")
-            target, ahead, lane = exits[(pid, side)]
+            pid = path.id
             if target is not None:  # the path ends at a node
                 if target == start:
                     continue
                 node = nodes[target]
                 if node.kind != "junction":  # a leg reached a stop
-                    self.legs.append(self.leg(start, target, chain, path, used | keys))
+                    self.legs.append(_leg(start, target, [*chain, path], used | keys))
                     continue
-                nexts = [(q, s) for q, s, _lane in ways_in((path.hex, None, target))
-                         if q.id not in in_chain and q.id != pid and (allowed is None or q.track in allowed)]
+                nexts = [way for way in ways_in((path.hex, None, target))
+                         if way[0].id not in in_chain and way[0].id != pid
+                         and (allowed is None or way[0].track in allowed)]
             elif ahead is None:
                 continue  # the board's edge
             else:
-                nexts = [(q, s) for q, s, lane_q in ways_in(ahead)
-                         if q.id not in in_chain and q.id != pid and (allowed is None or q.track in allowed)
-                         and gauges_fit(path, q) and lanes_fit(lane, lane_q)]  # type: ignore[arg-type]
+                nexts = [way for way in ways_in(ahead)
+                         if way[0].id not in in_chain and way[0].id != pid
+                         and (allowed is None or way[0].track in allowed)
+                         and gauges_fit(path, way[0]) and lanes_fit(lane, way[2])]  # type: ignore[arg-type]
             if nexts:
                 chain.append(path)
+                chain_keys.append(keys)
                 in_chain.add(pid)
                 used.update(keys)
                 stack.append(iter(nexts))
-
-    def leg(self, a: str, b: str, chain: list[Path], last: Path, keys: set[TrackKey]) -> Leg:
-        """The leg the walk found: the chain, then `last`, occupying `keys`."""
-        return _leg(a, b, [*chain, last], keys)
+        index.steps = steps_before + steps
 
 
 def _leg(a: str, b: str, paths: list[Path], keys: Iterable[TrackKey]) -> Leg:
