@@ -68,21 +68,19 @@ def path_keys(board: Board, path: Path) -> list[TrackKey]:
     """The track keys one path occupies: its edge ends by lane, a node-to-node path itself,
     and for a town placed next to an edge, entry from another edge."""
     a, b = path.a, path.b
+    edge_a, edge_b = a.edge, b.edge
+    if edge_a is not None and edge_b is not None:  # track from edge to edge (most paths)
+        return [(path.hex, edge_a, path.lanes[0][1]), (path.hex, edge_b, path.lanes[1][1])]
+    if edge_a is None and edge_b is None:  # from node to node
+        return [("path", path.id)]
     (_wa, lane_a), (_wb, lane_b) = path.lanes
-    keys: list[TrackKey] = []
-    if a.edge is None and b.edge is None:
-        keys.append(("path", path.id))
-    if a.edge is not None:
-        keys.append((path.hex, a.edge, lane_a))
-    if b.edge is not None:
-        keys.append((path.hex, b.edge, lane_b))
-    for town_end, edge_end, lane in ((a, b, lane_a), (b, a, lane_b)):
-        if town_end.node is None or edge_end.edge is None:
-            continue
-        town = board.nodes[town_end.node]
-        if town.near_edge is not None and town.kind in ("town", "halt") and town.near_edge != edge_end.edge:
-            keys.append((path.hex, town.id, lane))
-    return keys
+    # one end at a node: the edge end, and a town placed next to another edge
+    town_end, edge, lane_town, key = (a, edge_b, lane_a, (path.hex, edge_b, lane_b)) if edge_a is None else \
+        (b, edge_a, lane_b, (path.hex, edge_a, lane_a))
+    town = board.nodes[town_end.node]  # type: ignore[index]
+    if town.near_edge is not None and town.kind in ("town", "halt") and town.near_edge != edge:
+        return [key, (path.hex, town.id, lane_town)]
+    return [key]
 
 
 # A way through a path, as the walk reads it: the path, the side it is entered by (0: its end a, 1: its
