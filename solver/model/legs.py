@@ -137,79 +137,68 @@ class PathIndex:
                     found.append(way)
 
 
-class _Walker:
-    """Depth-first enumeration of legs from one node, with an explicit stack (no recursion, so a
-    chain of track as long as a board may hold never reaches Python's recursion limit)."""
+def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start: str) -> list[Leg]:
+    """Depth-first enumeration of the legs from node `start`, with an explicit stack (no recursion, so a
+    chain of track as long as a board may hold never reaches Python's recursion limit).
 
-    def __init__(self, board: Board, allowed_tracks: frozenset[str] | None, index: PathIndex | None = None) -> None:
-        self.board = board
-        self.allowed = allowed_tracks
-        self.legs: list[Leg] = []
-        self.index = index or PathIndex(board)
-
-    def start(self, node_id: str) -> list[Leg]:
-        node = self.board.nodes[node_id]
-        allowed = self.allowed
-        firsts = [way for way in self.index.ways_in((node.hex, None, node_id))
-                  if not way[0].ignore and (allowed is None or way[0].track in allowed)]
-        self.walk(node_id, firsts)
-        return self.legs
-
-    def walk(self, start: str, firsts: list[Way]) -> None:
-        """Each stack frame holds the next ways through a path to try after the chain's last path; a
-        frame that runs out takes its path off the chain again. The ways that may follow are listed
-        when their frame is made: the chain is the same whenever the frame is asked again."""
-        index, nodes, allowed = self.index, self.board.nodes, self.allowed
-        ways_in = index.ways_in
-        chain: list[Path] = []
-        chain_keys: list[frozenset[TrackKey]] = []
-        in_chain: set[str] = set()
-        used: set[TrackKey] = set()
-        stack: list[Iterator[Way]] = [iter(firsts)]
-        steps = 0
-        steps_before = index.steps  # the board's steps before this walk
-        while stack:
-            step = next(stack[-1], None)
-            if step is None:
-                stack.pop()
-                if chain:
-                    in_chain.discard(chain.pop().id)
-                    used.difference_update(chain_keys.pop())
+    Each stack frame holds the next ways through a path to try after the chain's last path; a frame
+    that runs out takes its path off the chain again. The ways that may follow are listed when their
+    frame is made: the chain is the same whenever the frame is asked again."""
+    nodes = board.nodes
+    first = nodes[start]
+    ways_in = index.ways_in
+    legs: list[Leg] = []
+    chain: list[Path] = []
+    chain_keys: list[frozenset[TrackKey]] = []
+    in_chain: set[str] = set()
+    used: set[TrackKey] = set()
+    stack: list[Iterator[Way]] = [iter([way for way in ways_in((first.hex, None, start))
+                                        if not way[0].ignore and (allowed is None or way[0].track in allowed)])]
+    steps = 0
+    steps_before = index.steps  # the board's steps before this walk
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            if chain:
+                in_chain.discard(chain.pop().id)
+                used.difference_update(chain_keys.pop())
+            continue
+        path, _side, _lane, target, ahead, lane, keys, repeat = step
+        if repeat or not used.isdisjoint(keys):
+            continue  # a leg never uses the same track twice
+        steps += 1
+        if steps > MAX_WALK_STEPS or steps_before + steps > MAX_BOARD_WALK_STEPS:
+            index.steps = steps_before + steps
+            raise BoardError(f"hexes[{first.hex}].nodes[{start}]",
+                             f"the track branches into more than {MAX_WALK_STEPS:,} path steps from one node or "
+                             f"{MAX_BOARD_WALK_STEPS:,} over the board (limit); no 18xx map has such track")
+        pid = path.id
+        if target is not None:  # the path ends at a node
+            if target == start:
                 continue
-            path, _side, _lane, target, ahead, lane, keys, repeat = step
-            if repeat or not used.isdisjoint(keys):
-                continue  # a leg never uses the same track twice
-            steps += 1
-            if steps > MAX_WALK_STEPS or steps_before + steps > MAX_BOARD_WALK_STEPS:
-                index.steps = steps_before + steps
-                raise BoardError(f"hexes[{self.board.nodes[start].hex}].nodes[{start}]",
-                                 f"the track branches into more than {MAX_WALK_STEPS:,} path steps from one node or "
-                                 f"{MAX_BOARD_WALK_STEPS:,} over the board (limit); no 18xx map has such track")
-            pid = path.id
-            if target is not None:  # the path ends at a node
-                if target == start:
-                    continue
-                node = nodes[target]
-                if node.kind != "junction":  # a leg reached a stop
-                    self.legs.append(_leg(start, target, [*chain, path], used | keys))
-                    continue
-                nexts = [way for way in ways_in((path.hex, None, target))
-                         if way[0].id not in in_chain and way[0].id != pid
-                         and (allowed is None or way[0].track in allowed)]
-            elif ahead is None:
-                continue  # the board's edge
-            else:
-                nexts = [way for way in ways_in(ahead)
-                         if way[0].id not in in_chain and way[0].id != pid
-                         and (allowed is None or way[0].track in allowed)
-                         and gauges_fit(path, way[0]) and lanes_fit(lane, way[2])]  # type: ignore[arg-type]
-            if nexts:
-                chain.append(path)
-                chain_keys.append(keys)
-                in_chain.add(pid)
-                used.update(keys)
-                stack.append(iter(nexts))
-        index.steps = steps_before + steps
+            node = nodes[target]
+            if node.kind != "junction":  # a leg reached a stop
+                legs.append(_leg(start, target, [*chain, path], used | keys))
+                continue
+            nexts = [way for way in ways_in((path.hex, None, target))
+                     if way[0].id not in in_chain and way[0].id != pid
+                     and (allowed is None or way[0].track in allowed)]
+        elif ahead is None:
+            continue  # the board's edge
+        else:
+            nexts = [way for way in ways_in(ahead)
+                     if way[0].id not in in_chain and way[0].id != pid
+                     and (allowed is None or way[0].track in allowed)
+                     and gauges_fit(path, way[0]) and lanes_fit(lane, way[2])]  # type: ignore[arg-type]
+        if nexts:
+            chain.append(path)
+            chain_keys.append(keys)
+            in_chain.add(pid)
+            used.update(keys)
+            stack.append(iter(nexts))
+    index.steps = steps_before + steps
+    return legs
 
 
 def _leg(a: str, b: str, paths: list[Path], keys: Iterable[TrackKey]) -> Leg:
@@ -233,7 +222,7 @@ def _leg(a: str, b: str, paths: list[Path], keys: Iterable[TrackKey]) -> Leg:
 def walk_legs(board: Board, node_id: str, allowed_tracks: frozenset[str] | None = None,
               index: PathIndex | None = None) -> list[Leg]:
     """Every leg that starts at `node_id`; pass one `index` for many calls on one board."""
-    return _Walker(board, allowed_tracks, index).start(node_id)
+    return _walk(board, index or PathIndex(board), allowed_tracks, node_id)
 
 
 REUSED_TRACK = "a leg uses the same track twice"
