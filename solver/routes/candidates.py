@@ -135,9 +135,9 @@ def standard_walk_rules(board: Board, one_per_hex: bool = False, forbidden: froz
     `route` is "never", such as 1841's passes and port towns, is still visited and paid by the engine's
     routes). A route rule
     every route must meet may narrow it: one stop per hex, hexes no route may stop in."""
-    visitable = frozenset(n.id for n in board.nodes.values()
-                          if n.kind != "junction" and n.hex not in forbidden)
-    passable = frozenset(n for n in visitable if not board.nodes[n].terminal and not board.nodes[n].blocks)
+    stops = [n for n in board.nodes.values() if n.kind != "junction" and n.hex not in forbidden]
+    visitable = frozenset([n.id for n in stops])
+    passable = frozenset([n.id for n in stops if not n.terminal and not n.blocks])
     return WalkRules(visitable=visitable, passable=passable, starts=visitable, ends=visitable, one_per_hex=one_per_hex)
 
 
