@@ -146,7 +146,7 @@ def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start:
     frame is made: the chain is the same whenever the frame is asked again."""
     nodes = board.nodes
     first = nodes[start]
-    ways_in = index.ways_in
+    ways_in, entries, unread, read = index.ways_in, index.entries, index.unread, index.read  # ways_in, inlined
     legs: list[Leg] = []
     chain: list[Path] = []
     chain_keys: list[frozenset[TrackKey]] = []
@@ -181,13 +181,15 @@ def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start:
             if node.kind != "junction":  # a leg reached a stop
                 legs.append(_leg(start, target, [*chain, path], used | keys))
                 continue
-            nexts = [way for way in ways_in((path.hex, None, target))
+            nexts = [way for way in entries.get((path.hex, None, target), ())  # the hex is read: the path is in it
                      if way[0].id not in in_chain and way[0].id != pid
                      and (allowed is None or way[0].track in allowed)]
         elif ahead is None:
             continue  # the board's edge
         else:
-            nexts = [way for way in ways_in(ahead)
+            if ahead[0] in unread:
+                read(ahead[0])
+            nexts = [way for way in entries.get(ahead, ())
                      if way[0].id not in in_chain and way[0].id != pid
                      and (allowed is None or way[0].track in allowed)
                      and gauges_fit(path, way[0]) and lanes_fit(lane, way[2])]  # type: ignore[arg-type]
