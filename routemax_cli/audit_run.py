@@ -109,15 +109,25 @@ def make_executor(workers: int, dask: bool, scheduler: str | None) -> Iterator[E
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
         try:
             yield pool
-        except BaseException:  # Ctrl-C or an error: drop the positions in flight, wait for none of them
-            processes = list((getattr(pool, "_processes", None) or {}).values())  # 3.11 has no public terminate
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
+            pool.shutdown(wait=True)
+        except BaseException:  # Ctrl-C or an error, also while shutting down: drop the positions in flight
+            _stop(pool)
             raise
-        pool.shutdown(wait=True)
     else:
         yield None
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop a process pool at once: cancel the work waiting, end the workers (3.11 has no public
+    terminate), and wait for the pool's manager thread to end. Left running, that thread may close its
+    wake-up pipe while Python's exit hook writes to it, which prints a traceback after a Ctrl-C."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    if manager is not None:
+        manager.join(timeout=10)
 
 
 def _ignore_interrupts() -> None:

@@ -213,14 +213,16 @@ def test_help_loads_no_solver_engine() -> None:
 
 def test_ctrl_c_during_an_audit_stops_cleanly_and_the_audit_resumes(tmp_path: Path) -> None:
     """A real process with two workers: SIGINT mid-audit gives exit 130, one line, no traceback from
-    the parent or the workers; every line written is whole, and the same command resumes."""
+    the parent or the workers; every line written is whole, and the same command resumes. Two titles
+    (346 positions), so that the interrupt comes well before the end."""
     out = tmp_path / "audit.jsonl"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    cmd = [sys.executable, "-m", "routemax", "audit", str(CORPUS / "1830"), "--out", str(out), "--workers", "2"]
+    cmd = [sys.executable, "-m", "routemax", "audit", str(CORPUS / "1830"), str(CORPUS / "1846"), "--out", str(out),
+           "--workers", "2"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 5):
-        time.sleep(0.2)
+        time.sleep(0.02)
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
