@@ -310,23 +310,62 @@ def _neighbors(raw: dict[str, Any], where: str) -> dict[int, str]:
     return out
 
 
-def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:
+def _plain_hex(raw: dict[str, Any]) -> Hex | None:
+    """The common, well-formed hex (without its nodes and paths) read without naming its fields; None
+    when any field needs the checked reading of `_checked_hex` (which then names the field at fault)."""
+    hid, neighbors = raw.get("id"), raw.get("neighbors", {})
+    if hid.__class__ is not str or not hid or len(hid) > MAX_ID_LENGTH or neighbors.__class__ is not dict \
+            or "h1873" in raw:
+        return None
+    by_edge: dict[int, str] = {}
+    for key, other in neighbors.items():
+        edge = _EDGES.get(key)
+        if edge is None or other.__class__ is not str or not other or len(other) > MAX_ID_LENGTH:
+            return None
+        by_edge[edge] = other
+    tile, color = _plain_text(raw, "tile", ""), _plain_text(raw, "color", "")
+    location, framed = _plain_text(raw, "location", ""), _plain_flag(raw, "framed")
+    if tile is None or color is None or location is None or framed is None:
+        return None
+    return Hex(id=hid, neighbors=by_edge, tile=tile, color=color, framed=framed, location=location)
+
+
+def _checked_hex(raw: Any, index: int, hexes: dict[str, Hex]) -> Hex:
+    """A hex (without its nodes and paths) read field by field: a BoardError names the first field out of spec."""
     where = f"hexes[{label_of(raw, index)}]"
     raw = obj(raw, where)
     hid = _str(raw, "id", where, non_empty=True)
     if hid in hexes:
         raise BoardError(f"hexes[{hid}].id", "duplicate hex id")
-    hx = Hex(id=hid, neighbors=_neighbors(raw, where), tile=_str(raw, "tile", where),
-             color=_str(raw, "color", where), framed=_flag(raw, "framed", where),
-             location=_str(raw, "location", where),
-             extra={"h1873": obj(raw["h1873"], where + ".h1873")} if "h1873" in raw else {})
-    for i, rn in enumerate(lst(field(raw, "nodes", where, []), where + ".nodes", MAX_NODES)):
+    return Hex(id=hid, neighbors=_neighbors(raw, where), tile=_str(raw, "tile", where),
+               color=_str(raw, "color", where), framed=_flag(raw, "framed", where),
+               location=_str(raw, "location", where),
+               extra={"h1873": obj(raw["h1873"], where + ".h1873")} if "h1873" in raw else {})
+
+
+def _entries(raw: dict[str, Any], index: int, key: str, limit: int) -> list[Any]:
+    """A hex's list of nodes or paths (an absent list is empty), at most `limit` long."""
+    value = raw.get(key, [])
+    if value.__class__ is list and len(value) <= limit:
+        return value
+    where = f"hexes[{label_of(raw, index)}]"
+    return lst(field(raw, key, where, []), f"{where}.{key}", limit)
+
+
+def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:
+    hx = _plain_hex(raw) if raw.__class__ is dict else None
+    if hx is None:
+        hx = _checked_hex(raw, index, hexes)
+    elif hx.id in hexes:
+        raise BoardError(f"hexes[{hx.id}].id", "duplicate hex id")
+    hid = hx.id
+    for i, rn in enumerate(_entries(raw, index, "nodes", MAX_NODES)):
         node = _node(rn, hid, i)
         if node.id in nodes:
             raise BoardError(f"hexes[{hid}].nodes[{node.id}].id", "duplicate node id")
         nodes[node.id] = node
         hx.nodes.append(node.id)
-    for i, rp in enumerate(lst(field(raw, "paths", where, []), where + ".paths", MAX_PATHS)):
+    for i, rp in enumerate(_entries(raw, index, "paths", MAX_PATHS)):
         path = _path(rp, hid, i)
         if path.id in paths:
             raise BoardError(f"hexes[{hid}].paths[{path.id}].id", "duplicate path id")

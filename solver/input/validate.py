@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from solver import rulesets
-from solver.model.board import DISTANCE_UNITS, NODE_KINDS, TRACK_GAUGES, TRAIN_CLASSES, Board, Hex, Train
+from solver.model.board import DISTANCE_UNITS, NODE_KINDS, TRACK_GAUGES, TRAIN_CLASSES, Board, Hex, Node, Train
 from solver.model.errors import BoardError
 from solver.model.limits import (
     MAX_DISTANCE,
@@ -100,9 +100,25 @@ def _check_top(board: Board) -> None:
         _check_texts("options", {"port_token": board.options.get("port_token", "")})
 
 
+def _plain_node_ok(node: Node, nid: str) -> bool:
+    """Whether a node passes every check of `_check_node` as the common node does (no groups, no
+    revenue per train, no placement by an edge); False sends it to those checks, which name the field."""
+    return (0 < len(nid) <= MAX_ID_LENGTH and len(node.sig) <= MAX_ID_LENGTH and len(node.country) <= MAX_ID_LENGTH
+            and len(node.exchange_owner) <= MAX_ID_LENGTH and node.kind in NODE_KINDS and node.route in NODE_ROUTES
+            and node.revenue.__class__ is int and -MAX_REVENUE <= node.revenue <= MAX_REVENUE
+            and not node.revenue_by_train and not node.groups and node.near_edge is None
+            and node.visit_cost.__class__ is int and 0 <= node.visit_cost <= MAX_VISIT_COST
+            and node.slots.__class__ is int and 0 <= node.slots <= MAX_SLOTS and len(node.tokens) <= MAX_SLOTS
+            and node.klass in TRAIN_CLASSES and node.token_class in TRAIN_CLASSES
+            and all(t is None or (len(t.corp) <= MAX_ID_LENGTH and len(t.status) <= MAX_ID_LENGTH
+                                  and len(t.type) <= MAX_ID_LENGTH) for t in node.tokens))
+
+
 def _check_node(board: Board, hid: str, nid: str) -> None:
     """One node's kind, numbers, groups and class against the spec and the limits."""
     node = board.nodes[nid]
+    if _plain_node_ok(node, nid):
+        return
     where = f"hexes[{hid}].nodes[{nid}]"
     _check_id(nid, where + ".id")
     _check_texts(where, {"sig": node.sig, "country": node.country, "exchange_owner": node.exchange_owner})
@@ -138,8 +154,10 @@ def _check_node(board: Board, hid: str, nid: str) -> None:
 def _check_hex(board: Board, hx: Hex) -> None:
     """Neighbours, nodes and paths of one hex."""
     hid = hx.id
-    _check_id(hid, f"hexes[{hid}].id")
-    _check_texts(f"hexes[{hid}]", {"tile": hx.tile, "color": hx.color, "location": hx.location})
+    if not 0 < len(hid) <= MAX_ID_LENGTH:  # the field names are made only for a message
+        _check_id(hid, f"hexes[{hid}].id")
+    if max(len(hx.tile), len(hx.color), len(hx.location)) > MAX_ID_LENGTH:
+        _check_texts(f"hexes[{hid}]", {"tile": hx.tile, "color": hx.color, "location": hx.location})
     for edge, other in hx.neighbors.items():
         if not 0 <= edge <= 5:
             raise BoardError(f"hexes[{hid}].neighbors[{edge}]", "edge must be 0..5")
@@ -147,18 +165,19 @@ def _check_hex(board: Board, hx: Hex) -> None:
             raise BoardError(f"hexes[{hid}].neighbors[{edge}]", f"unknown hex {other!r}")
     for nid in hx.nodes:
         _check_node(board, hid, nid)
+    nodes = board.nodes
     for pid in hx.paths:
         path = board.paths[pid]
-        _check_id(pid, f"hexes[{hid}].paths[{pid}].id")
+        if not 0 < len(pid) <= MAX_ID_LENGTH:
+            _check_id(pid, f"hexes[{hid}].paths[{pid}].id")
         if path.track not in TRACK_GAUGES:
             raise BoardError(f"hexes[{hid}].paths[{pid}].track", f"unknown gauge {path.track!r}")
         for name, end in (("a", path.a), ("b", path.b)):
-            where = f"hexes[{hid}].paths[{pid}].{name}"
-            if end.is_edge:
-                if not 0 <= end.edge <= 5:  # type: ignore[operator]
-                    raise BoardError(where, f"edge {end.edge} out of range 0..5")
-            elif end.node not in board.nodes or board.nodes[end.node].hex != hid:
-                raise BoardError(where, f"unknown node {end.node!r} in hex {hid}")
+            if end.edge is not None:
+                if not 0 <= end.edge <= 5:
+                    raise BoardError(f"hexes[{hid}].paths[{pid}].{name}", f"edge {end.edge} out of range 0..5")
+            elif end.node not in nodes or nodes[end.node].hex != hid:
+                raise BoardError(f"hexes[{hid}].paths[{pid}].{name}", f"unknown node {end.node!r} in hex {hid}")
         for lane in path.lanes:
             if not 1 <= lane[0] <= MAX_LANE_WIDTH or not 0 <= lane[1] < lane[0]:
                 raise BoardError(f"hexes[{hid}].paths[{pid}].lanes", f"bad lane {list(lane)}")
