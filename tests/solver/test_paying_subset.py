@@ -145,3 +145,42 @@ def test_a_stop_paying_less_in_another_row_bounds_a_minus_its_revenue_bonus(monk
     ordered = best()
     monkeypatch.setattr(rv._Search, "ceiling", lambda self, rows: None)  # every subset, in order
     assert ordered == best() == ({0: 30, 2: 0, 3: -50}, 80)
+
+
+def _priced_both_ways(monkeypatch: pytest.MonkeyPatch, train: Train, nodes: list[Node], mods: tuple) -> tuple:
+    """The route priced as it is, and by the search alone (no per-stop shortcut for a combination)."""
+    board = Board(ruleset="standard", company="CO", hexes={}, nodes={n.id: n for n in nodes}, paths={},
+                  trains=[train])
+    ids = [n.id for n in nodes]
+    quick = route_value(board, train, ids, route_mods(mods))
+    with monkeypatch.context() as patched:
+        _search_every_combination(patched)
+        searched = route_value(board, train, ids, route_mods(mods))
+    return quick, searched
+
+
+def test_a_token_swap_keeps_the_search_for_a_combination_the_route_cannot_complete(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The best stop of each row holds no token: the best rows' stops and the search break the tie of
+    the swap apart (a found review case), so such a route keeps the search, subsidy included."""
+    nodes = [Node("C1", "H0", "city", revenue=10), Node("T1", "H1", "town", revenue=10),
+             Node("C2", "H2", "city", revenue=5, tokened_by_company=True),
+             Node("T2", "H3", "town", revenue=5, tokened_by_company=True)]
+    train = Train("t", "2+2", unit="stops_by_type", distance=4,
+                  rows=(DistanceRow(("city",), 1, 2), DistanceRow(("town",), 1, 2)))
+    mods = (ComboBonus("s", "half", sets=((("H0", 10),), (("H9", 20),))),
+            StopBonus("s", "subsidy", hexes=(("H3", 7),), count="per_stop", target="subsidy"))
+    quick, searched = _priced_both_ways(monkeypatch, train, nodes, mods)
+    assert quick == searched and quick.subsidy == 7 and quick.counted == ["C1", "T2"]
+
+
+def test_a_route_too_long_to_search_keeps_the_search_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thirty cities: the search gives up (MAX_SUBSET_SEARCH) and falls back to the plain paying stops;
+    a combination the route cannot complete does not change that."""
+    nodes = [Node(f"C{i}", f"H{i}", "city", revenue=10 + i % 3) for i in range(30)]
+    train = Train("t", "8/30", unit="stops_by_type", distance=30, rows=(DistanceRow(("city",), 8, 30),),
+                  requires_token=False)
+    mods = (StopBonus("s", "b", hexes=(("H0", 50),), count="per_stop"),
+            ComboBonus("s", "half", sets=((("H1", 10),), (("H99", 20),))))
+    quick, searched = _priced_both_ways(monkeypatch, train, nodes, mods)
+    assert quick == searched
