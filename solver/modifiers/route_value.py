@@ -11,7 +11,7 @@ this route because an earlier route of the run counted them (`StopPaysOnce`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain, combinations
 from math import comb
@@ -654,26 +654,17 @@ def _separable(train: Train, nodes: Sequence[Node], bonuses: RouteBonuses) -> di
     bonus = bonuses.per_stop(nodes)
     if bonus is None or len({n.id for n in nodes}) != len(nodes):
         return None
-    if any(isinstance(m, ComboBonus) for m in bonuses.modifiers) and not _as_searched(train, nodes, bonus):
+    # a combination the route cannot complete left out: the best stops of each row are the search's choice
+    # (`_best_list_subset`) when the search would not give up on the route's length (MAX_SUBSET_SEARCH) and
+    # no stop has to be swapped in for the company's token (the two break a tie there apart)
+    combination = any(isinstance(m, ComboBonus) for m in bonuses.modifiers)
+    if combination and 2 ** len(nodes) > MAX_SUBSET_SEARCH:
         return None
-    paid = paying_disjoint(train, nodes, bonus)
+    paid = paying_disjoint(train, nodes, bonus, swap=not combination)
     if not paid:
         return None
     at = {id(n): i for i, n in enumerate(nodes)}
     return {at[id(n)]: v for n, v in paid}
-
-
-def _as_searched(train: Train, nodes: Sequence[Node], bonus: Callable[[Node, int], int]) -> bool:
-    """Whether the best stops of each row are what the paying-stop search (`_best_list_subset`) would
-    choose, where a combination the route cannot complete leaves the stops' worth their own (so that
-    such a route keeps the search's choice): when the search never runs out of subsets to examine,
-    and no stop has to be swapped in for the company's token (a tie there goes another way)."""
-    if 2 ** len(nodes) > MAX_SUBSET_SEARCH:
-        return False
-    if not train.requires_token:
-        return True
-    first = paying_disjoint(replace(train, requires_token=False), nodes, bonus)  # before any swap
-    return bool(first) and any(has_token_for(train, n) for n, _ in first)
 
 
 def _plain_value(train: Train, nodes: Sequence[Node], bonuses: RouteBonuses | None) -> RouteValue:

@@ -153,10 +153,12 @@ def _paying_by_search(train: Train, nodes: Sequence[Node], rows: Sequence[Distan
 
 
 def _paying_disjoint(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceRow],
-                     bonus: Callable[[Node, int], int] | None = None) -> list[tuple[Node, int]]:
+                     bonus: Callable[[Node, int], int] | None = None, swap: bool = True) -> list[tuple[Node, int]]:
     """Exact shortcut when no kind is accepted by two rows: the best `pay` nodes of each row. With
     `bonus` (what a stop adds to the route beside its pay, when that depends on the stop alone) the
-    nodes are ranked by pay plus bonus; the pays returned are the stops' own."""
+    nodes are ranked by pay plus bonus; the pays returned are the stops' own. When none of them holds
+    the company's token (and the train needs one), the best stop with a token is swapped in; with
+    `swap` False, no stop is: [] instead."""
     def worth(entry: tuple[Node, int]) -> int:
         return entry[1] + bonus(entry[0], entry[1]) if bonus is not None else entry[1]
 
@@ -171,6 +173,8 @@ def _paying_disjoint(train: Train, nodes: Sequence[Node], rows: Sequence[Distanc
     if not chosen:
         return []
     if train.requires_token and not any(has_token_for(train, n) for n, _ in chosen):
+        if not swap:
+            return []
         for i, (r, cands) in enumerate(zip(rows, per_row)):
             if r.pay == 0:
                 continue
@@ -190,15 +194,16 @@ def _paying_disjoint(train: Train, nodes: Sequence[Node], rows: Sequence[Distanc
     return chosen
 
 
-def paying_disjoint(train: Train, nodes: Sequence[Node], bonus: Callable[[Node, int], int]
+def paying_disjoint(train: Train, nodes: Sequence[Node], bonus: Callable[[Node, int], int], swap: bool = True
                     ) -> list[tuple[Node, int]] | None:
     """A list train's paying stops when each stop's worth is its pay plus `bonus` and no kind fits
-    two rows (then the best stops of each row are the engine's choice); None when kinds share rows."""
+    two rows (then the best stops of each row are the engine's choice); None when kinds share rows.
+    `swap` False: [] where a stop would have to be swapped in for the company's token."""
     rows = sorted(train.rows, key=lambda r: len(r.kinds))
     kinds = [k for r in rows for k in r.kinds]
     if len(kinds) != len(set(kinds)):
         return None
-    return _paying_disjoint(train, nodes, rows, bonus)
+    return _paying_disjoint(train, nodes, rows, bonus, swap)
 
 
 def _paying_express(train: Train, nodes: Sequence[Node]) -> list[tuple[Node, int]]:
