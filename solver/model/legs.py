@@ -83,11 +83,11 @@ def path_keys(board: Board, path: Path) -> list[TrackKey]:
     return [key]
 
 
-# A way through a path, as the walk reads it: the path, the side it is entered by (0: its end a, 1: its
-# end b), the lane at that end, where it leads (a node id, or None), the (hex, edge, node) entered next
-# door when it leads to an edge (None at the board's edge or at a node), the lane it leaves by (None at
-# a node), its track keys, and whether it uses one key twice (then it is never part of a leg).
-Way = tuple[Path, int, tuple[int, int], "str | None", "tuple | None", "tuple[int, int] | None", frozenset, bool]
+# A way through a path, as the walk reads it: the path, the lane at the end it is entered by, where it
+# leads (a node id, or None), the (hex, edge, node) entered next door when it leads to an edge (None at
+# the board's edge or at a node), the lane it leaves by (None at a node), its track keys, and whether it
+# uses one key twice (then it is never part of a leg).
+Way = tuple[Path, tuple[int, int], "str | None", "tuple | None", "tuple[int, int] | None", frozenset, bool]
 
 
 class PathIndex:
@@ -122,13 +122,13 @@ class PathIndex:
             keys = path_keys(board, p)
             key_set = frozenset(keys)
             repeat = len(key_set) != len(keys)
-            for side, end, lane, out, lane_out in ((0, a, lane_a, b, lane_b), (1, b, lane_b, a, lane_a)):
+            for end, lane, out, lane_out in ((a, lane_a, b, lane_b), (b, lane_b, a, lane_a)):
                 if out.node is not None:
-                    way = (p, side, lane, out.node, None, None, key_set, repeat)
+                    way = (p, lane, out.node, None, None, key_set, repeat)
                 else:
                     nb = neighbors.get(out.edge)  # type: ignore[arg-type]
                     ahead = (nb, (out.edge + 3) % 6, None) if nb is not None and nb in hexes else None  # type: ignore[operator]
-                    way = (p, side, lane, None, ahead, lane_out, key_set, repeat)
+                    way = (p, lane, None, ahead, lane_out, key_set, repeat)
                 key = (hex_id, end.edge, end.node)
                 found = entries.get(key)
                 if found is None:
@@ -164,7 +164,7 @@ def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start:
                 in_chain.discard(chain.pop().id)
                 used.difference_update(chain_keys.pop())
             continue
-        path, _side, _lane, target, ahead, lane, keys, repeat = step
+        path, _lane, target, ahead, lane, keys, repeat = step
         if repeat or not used.isdisjoint(keys):
             continue  # a leg never uses the same track twice
         steps += 1
@@ -192,7 +192,7 @@ def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start:
             nexts = [way for way in entries.get(ahead, ())
                      if way[0].id not in in_chain and way[0].id != pid
                      and (allowed is None or way[0].track in allowed)
-                     and gauges_fit(path, way[0]) and lanes_fit(lane, way[2])]  # type: ignore[arg-type]
+                     and gauges_fit(path, way[0]) and lanes_fit(lane, way[1])]  # type: ignore[arg-type]
         if nexts:
             chain.append(path)
             chain_keys.append(keys)

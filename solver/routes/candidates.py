@@ -516,6 +516,7 @@ class _Builder:
         self._row_value: dict[int, dict[str, tuple[int, int]]] = {}
         self._disjoint: dict[int, tuple[DistanceRow, ...] | None] = {}
         self._quick: dict[int, Callable[[tuple[str, ...]], int]] = {}
+        self._stops: dict[int, Callable[[Sequence[str]], int]] = {}  # per class, `stops_value`
         self._fits: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}  # (token, crossings, cost, code) -> classes
         # per class, `spread_bonus`'s weights: per stop, per hex, once, and per leg (by id; the legs are the graph's)
         self._spread: dict[int, tuple[dict[str, int], dict[str, int], int, dict[int, int]]] = {}
@@ -577,10 +578,10 @@ class _Builder:
         return cap
 
     def spread_bonus(self, k: int, ci: int) -> float:
-        """At least `upper(k, ci, tight=True)` less what the stops pay: the bonuses' most per stop, per hex
-        the legs pass and once (`CandidatePricer.bonus_weights`), summed over shape k's stops and legs; each
-        hit is counted at least once, so it bounds the bonuses the route can hit (`route_cap`) from above,
-        without looking at the route as a whole (inf for a route without legs, whose stops' hexes count)."""
+        """At least `tight_bonus(k, ci)`: the bonuses' most per stop, per hex the legs pass and once
+        (`CandidatePricer.bonus_weights`), summed over shape k's stops and legs. Each hit is counted at least
+        once, so it bounds the bonuses the route can hit from above without looking at the route as a whole
+        (inf for a route without legs, whose stops' hexes count)."""
         nodes_, legs = self.shapes[k].nodes, self.shapes[k].legs
         if self.pricer is None or self.pricer.mods is None:
             return 0
@@ -602,23 +603,17 @@ class _Builder:
     def upper(self, k: int, ci: int, tight: bool = False) -> int:
         """At least what shape k earns class ci (stops and bonuses), without pricing it: with the largest
         bonuses any route of its length may take, or (`tight`) only those its own stops can hit."""
+        nodes_ = self.shapes[k].nodes
+        cap = self.tight_bonus(k, ci) if tight else self.bonus_cap(ci, len(nodes_))
+        return self.stops_value(ci)(nodes_) + cap
+
+    def tight_bonus(self, k: int, ci: int) -> int:
+        """At least what the bonuses (and subsidy) this shape's own stops and path can hit add for class ci."""
+        if self.pricer is None or self.pricer.mods is None:
+            return 0
         nodes_, legs = self.shapes[k].nodes, self.shapes[k].legs
-        if not tight:
-            cap = self.bonus_cap(ci, len(nodes_))
-        elif self.pricer is not None and self.pricer.mods is not None:  # the bonuses this route's stops can hit
-            cap = self.pricer.route_cap(self.classes[ci].name, [self.board.nodes[n] for n in nodes_],
-                                        self.stop_upper(ci), legs)
-        else:
-            cap = 0
-        if self.plain[ci]:
-            return sum(map(self.node_rev[ci].__getitem__, nodes_)) + cap
-        t = self.classes[ci]
-        rows = self.disjoint_rows(ci)
-        if rows is not None:  # each kind pays in its one row: the best `pay` stops of each row
-            return self._rows_sum(self.row_values(ci, rows), rows, nodes_) + cap
-        ub = self.stop_upper(ci)
-        paying = sum(r.pay for r in t.rows) if t.unit == "stops_by_type" else len(nodes_)
-        return _top_sum([ub[n] for n in nodes_], paying) + cap
+        return self.pricer.route_cap(self.classes[ci].name, [self.board.nodes[n] for n in nodes_],
+                                     self.stop_upper(ci), legs)
 
     def quick_uppers(self, ci: int, scan: _Scan) -> list[int]:
         """`upper(k, ci)` of the shapes in order, worked out a block of shapes at a time; fewer than all
@@ -636,11 +631,18 @@ class _Builder:
         if ci not in self._quick:
             longest = max((len(shape[0]) for shape in self.shapes), default=0)
             caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
-            value = self._stops_bound(ci)
+            value = self.stops_value(ci)
             self._quick[ci] = lambda nodes_: value(nodes_) + caps[len(nodes_)]
         return self._quick[ci]
 
-    def _stops_bound(self, ci: int) -> Callable[[tuple[str, ...]], int]:
+    def stops_value(self, ci: int) -> Callable[[Sequence[str]], int]:
+        """At least what a route's stops pay class ci, as a function of its nodes (worked out once per class)."""
+        found = self._stops.get(ci)
+        if found is None:
+            found = self._stops[ci] = self._stops_bound(ci)
+        return found
+
+    def _stops_bound(self, ci: int) -> Callable[[Sequence[str]], int]:
         """What `upper` counts for a route's stops, as a function of its nodes."""
         if self.plain[ci]:
             pay = self.node_rev[ci].__getitem__
@@ -833,7 +835,7 @@ def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBoun
         # unless the bonuses spread over its stops and legs (a bound above the tight one) cannot beat it either
         stops_only = [o[0] - builder.bonus_cap(o[2], len(builder.shapes[o[1]].nodes)) for o in take]
         tight = [paid > floor[o[2]] or (paid + builder.spread_bonus(o[1], o[2]) > floor[o[2]]
-                                        and builder.upper(o[1], o[2], tight=True) > floor[o[2]])
+                                        and paid + builder.tight_bonus(o[1], o[2]) > floor[o[2]])
                  for o, paid in zip(take, stops_only)]
         dropped.extend(o for o, ok in zip(take, tight) if not ok)
         priced([o[:3] for o, ok in zip(take, tight) if ok])
