@@ -92,17 +92,16 @@ Way = tuple[Path, tuple[int, int], "str | None", "tuple | None", "tuple[int, int
 
 class PathIndex:
     """Per board: each way through a path (`Way`, with the path's track keys) by where it is entered.
-    A hex's paths are read when a walk first reaches the hex (most walks stay near the company's
-    stations), then kept for every walk."""
+    A hex's paths (`Hex.paths`) are read when a walk first reaches the hex (most walks stay near the
+    company's stations), then kept for every walk."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.steps = 0  # path steps walked over this board, held to MAX_BOARD_WALK_STEPS
         # (hex, edge, node) -> the ways into a path from there, in the board's order of paths
         self.entries: dict[tuple[str, int | None, str | None], list[Way]] = {}
-        self.unread: dict[str, list[Path]] = {}  # the paths of each hex not read yet, in the board's order
-        for p in board.paths.values():
-            self.unread.setdefault(p.hex, []).append(p)
+        # the path ids of each hex whose paths are not read yet, in the board's order
+        self.unread: dict[str, list[str]] = {hid: hx.paths for hid, hx in board.hexes.items() if hx.paths}
 
     def ways_in(self, key: tuple[str, int | None, str | None]) -> list[Way]:
         """The ways into a path at (hex, edge, node), in the board's order of paths."""
@@ -111,11 +110,11 @@ class PathIndex:
         return self.entries.get(key, [])
 
     def read(self, hex_id: str) -> None:
-        """Take in one hex's paths."""
+        """Take in one hex's paths (`Hex.paths`)."""
         board, entries = self.board, self.entries
         hexes = board.hexes
         neighbors = hexes[hex_id].neighbors
-        for p in self.unread.pop(hex_id):
+        for p in map(board.paths.__getitem__, self.unread.pop(hex_id)):
             a, b, (lane_a, lane_b) = p.a, p.b, p.lanes
             if a.edge == b.edge and a.node == b.node:  # one end twice: `lane_at` and `other` read it as end a
                 lane_b, b = lane_a, a

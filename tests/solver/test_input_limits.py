@@ -93,6 +93,8 @@ def test_the_leg_walk_follows_a_100000_path_chain_without_recursion() -> None:
              f"h{n - 1}.city0": replace(board.nodes["2c"], id=f"h{n - 1}.city0", hex=f"h{n - 1}")}
     paths["p0"] = Path(id="p0", hex="h0", a=PathEnd(edge=4), b=PathEnd(node="h0.city0"))
     paths["pz"] = Path(id="pz", hex=f"h{n - 1}", a=PathEnd(edge=1), b=PathEnd(node=f"h{n - 1}.city0"))
+    for pid, path in paths.items():  # each hex lists its paths, as a board read from a snapshot does
+        hexes[path.hex].paths.append(pid)
     big = Board(ruleset="standard", company="CO", hexes=hexes, nodes=nodes, paths=paths,
                 trains=[Train(id="D", name="D", distance=999)])
     legs = walk_legs(big, "h0.city0")
