@@ -106,13 +106,17 @@ def _audit(source: str, raw: dict[str, Any], time_limit_s: float, objective: str
 
 def _draw_maps(line: dict[str, Any], board: Board, claims: list[ClaimedRoute], verdict: Evaluation,
                result: SolveResult) -> None:
-    """Add the recorded and the optimal route maps to a flagged line (a map that cannot be drawn: `maps_error`)."""
+    """Add the recorded and the optimal route maps to a flagged line (a map that cannot be drawn: `maps_error`);
+    both are drawn over one `map_base` of the board."""
+    from solver.render import map_base
     from solver.render.pictures import evaluation_picture, solve_picture
 
     try:
+        base = map_base(board)
         line["maps"] = {
-            "recorded": evaluation_picture(board, claims, verdict, title=f"{board.label()} — recorded run"),
-            "optimum": solve_picture(board, result, title=f"{board.label()} — optimal run ({result.status})"),
+            "recorded": evaluation_picture(board, claims, verdict, title=f"{board.label()} — recorded run", base=base),
+            "optimum": solve_picture(board, result, title=f"{board.label()} — optimal run ({result.status})",
+                                     base=base),
         }
     except BoardError as exc:
         line["maps_error"] = str(exc)

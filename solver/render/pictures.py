@@ -12,21 +12,24 @@ from solver import rulesets
 from solver.model.board import Board
 from solver.model.legs import Leg, leg_from_paths
 from solver.model.results import ClaimedRoute, Evaluation, PricedRoute, SolveResult
-from solver.render import render_svg
+from solver.render import MapBase, render_svg
 from solver.render.routes import RouteDrawing, from_priced
 
 
-def solve_picture(board: Board, result: SolveResult, title: str = "") -> str:
-    """The route map of an optimiser's answer."""
+def solve_picture(board: Board, result: SolveResult, title: str = "", base: MapBase | None = None) -> str:
+    """The route map of an optimiser's answer (`base`: the board's `map_base`, when shared)."""
     heading = title or f"{board.label()} — best run {result.revenue} ({result.status})"
-    return render_svg(board, from_priced(result.routes), title=heading, total=result.revenue)
+    return render_svg(board, from_priced(result.routes), title=heading, total=result.revenue, base=base)
 
 
-def evaluation_picture(board: Board, claims: Sequence[ClaimedRoute], evaluation: Evaluation, title: str = "") -> str:
-    """The route map of a claimed route set as the evaluator judged it."""
+def evaluation_picture(board: Board, claims: Sequence[ClaimedRoute], evaluation: Evaluation, title: str = "",
+                       base: MapBase | None = None) -> str:
+    """The route map of a claimed route set as the evaluator judged it (`base`: the board's `map_base`,
+    when shared)."""
     verdict = "legal" if evaluation.legal else "illegal"
     heading = title or f"{board.label()} — claimed run, {verdict}, {evaluation.revenue} by the rules"
-    return render_svg(board, judged_drawings(board, claims, evaluation), title=heading, total=evaluation.revenue)
+    return render_svg(board, judged_drawings(board, claims, evaluation), title=heading, total=evaluation.revenue,
+                      base=base)
 
 
 def judged_drawings(board: Board, claims: Sequence[ClaimedRoute], evaluation: Evaluation) -> list[RouteDrawing]:

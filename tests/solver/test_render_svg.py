@@ -17,7 +17,7 @@ from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.model.board import Board
 from solver.model.errors import BoardError
 from solver.optimiser import solve
-from solver.render import RouteDrawing, from_priced, from_recorded, render_svg
+from solver.render import RouteDrawing, from_priced, from_recorded, map_base, render_svg
 from solver.render.map_svg import node_look
 from solver.render.scene import build_scene
 from tests.support.corpus_files import TITLE_DIRS, TITLE_FILES
@@ -117,6 +117,18 @@ def test_map_is_cropped_to_busy_hexes_and_nodes_do_not_overlap(kind: str, where:
 def test_output_is_deterministic() -> None:
     board, routes = case("example", "1830_bo_offboard_town.json")
     assert render_svg(board, routes) == render_svg(board, routes)
+
+
+@pytest.mark.parametrize("kind, where", CASES[:4], ids=[Path(w).parent.name or w for _, w in CASES[:4]])
+def test_maps_drawn_over_one_base_are_the_maps_drawn_alone(kind: str, where: str) -> None:
+    """The audit draws two maps of a board over one `map_base`: drawing only reads it, so each map is the
+    same document as when drawn alone, whatever was drawn over the base before."""
+    board, routes = case(kind, where)
+    alone = [render_svg(board, routes[:1], title="one"), render_svg(board, routes, title="all")]
+    base = map_base(board)
+    shared = [render_svg(board, routes[:1], title="one", base=base), render_svg(board, routes, title="all", base=base)]
+    assert shared == alone
+    assert render_svg(board, routes[:1], title="one", base=base) == alone[0]  # and again after both
 
 
 def test_bad_and_missing_parts_are_marked() -> None:
