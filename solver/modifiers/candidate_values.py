@@ -127,6 +127,9 @@ class _Direction:
     tables: list[tuple[dict[str, object], bool]]  # (table, whether it reads the path hexes)
     bonus_tables: list[dict[str, object]]  # per bonus of `mods`, its StopBonus table (empty for a combo)
     path_keys: frozenset[str] = frozenset()  # the path hexes a bonus or a rule may read (the others change nothing)
+    # with vocabulary v1 bonuses only (`TrainMods.plain`): the stops a bonus reads; a route stopping at none of
+    # them is priced as usual (`price` gives None), else None
+    read_stops: frozenset[str] | None = None
 
 
 class CandidatePricer:
@@ -166,8 +169,10 @@ class CandidatePricer:
                                   else [(dict(t), False) for t in m.sets])
             path_keys = frozenset(tm.bonuses.hexes if tm.bonuses is not None else ()) | frozenset(
                 h for r in tm.rules if r.scope == "path_hexes" for h in r.hexes or ())
+            read_stops = frozenset(nid for nid, n in self.board.nodes.items() if tm.bonuses is not None
+                                   and tm.bonuses.reads(n)) if tm.plain else None
             found = self._by_name[name] = _Direction(tm, not tables, tables, [
-                dict(m.table) if isinstance(m, StopBonus) else {} for m in bonuses], path_keys)
+                dict(m.table) if isinstance(m, StopBonus) else {} for m in bonuses], path_keys, read_stops)
         return found
 
     def bonus_cap(self, name: str, top_stop: int, n_stops: int) -> int:
@@ -287,8 +292,8 @@ class CandidatePricer:
         caller has it and every stop pays (saves pricing the stops again); `legs`: the route's legs,
         which matter only through the hexes they pass (and only to a modifier that reads them)."""
         d = self.train_mods(train.name)
-        if d is None:
-            return None
+        if d is None or (d.read_stops is not None and d.read_stops.isdisjoint(nodes)):
+            return None  # no modifier, or v1 bonuses none of whose stops the route has (`_price_plain`)
         hexes = self.path_hexes(d, legs, nodes) if d.mods.uses_path else ()
         if paid is not None and train.unit in EVERY_STOP_PAYS and d.mods.counted_stops is None:
             who = id(d.mods)  # priced from `paid` and the modifiers alone: trains paid alike share the price

@@ -11,6 +11,7 @@ from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
 from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
+from solver.rules.train_rules import stop_revenue
 from tests.conftest import CORPUS
 
 ROUTES = 3000
@@ -35,3 +36,29 @@ def test_a_remembered_price_is_the_price(title: str) -> None:
             fresh = candidate_pricer(board)
             assert fresh is not None
             assert memo.price(train, shape.nodes, None, shape.legs) == fresh.price(train, shape.nodes, None, shape.legs)
+
+
+@pytest.mark.parametrize("title", ["1846", "1870", "1882", "18MS"])
+def test_a_route_away_from_every_bonus_stop_is_priced_as_the_bonuses_would(title: str) -> None:
+    """With vocabulary v1 bonuses only, a route that stops at none of the stops a bonus reads is priced as
+    usual without asking the bonuses (`read_stops`): the price equals that of a pricer that asks them for
+    every route, and the shortcut is taken for some routes and not for others."""
+    path = sorted((CORPUS / title).glob("*.jsonl.gz"))[0]
+    raw = [p.raw for p in read_positions(path) if p.raw.get("revenue_model") == "modifiers"][-1]
+    board = board_from_snapshot(raw)
+    classes = train_classes(board.trains)[0]
+    quick, slow = candidate_pricer(board), candidate_pricer(board)
+    assert quick is not None and slow is not None
+    plain = [t for t in classes if (d := quick.train_mods(t.name)) is not None and d.read_stops is not None]
+    assert plain
+    for train in plain:
+        slow.train_mods(train.name).read_stops = None  # type: ignore[union-attr]  # ask the bonuses every time
+    shapes, _ = enumerate_routes(board, build_leg_graph(board), classes, cap=ROUTES,
+                                 rules=standard_walk_rules(board, *quick.walk_limits))
+    away = 0
+    for shape in shapes:
+        for train in plain:
+            paid = [stop_revenue(board.nodes[n], train) for n in shape.nodes]
+            assert quick.price(train, shape.nodes, paid, shape.legs) == slow.price(train, shape.nodes, paid, shape.legs)
+            away += quick.train_mods(train.name).read_stops.isdisjoint(shape.nodes)  # type: ignore[union-attr]
+    assert 0 < away < len(shapes) * len(plain)
