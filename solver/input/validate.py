@@ -42,6 +42,8 @@ def validate_board(board: Board) -> None:
         raise BoardError("company.id", "no operating company given")
     for hx in board.hexes.values():
         _check_hex(board, hx)
+    if sum(len(hx.paths) for hx in board.hexes.values()) != len(board.paths):
+        _check_path_lists(board)
     _check_trains(board, ruleset)
     _check_markers_and_options(board)
     if board.modifiers and not ruleset.applies_modifiers:
@@ -151,6 +153,15 @@ def _check_node(board: Board, hid: str, nid: str) -> None:
         raise BoardError(f"{where}.class", "a class is freight, passenger or empty")
 
 
+def _check_path_lists(board: Board) -> None:
+    """Every path is listed by its own hex (the leg walk reads a hex's paths from `Hex.paths`); asked when
+    the hexes, which list only their own paths and each once (`_check_hex`), list fewer than the board has."""
+    for path in board.paths.values():
+        hx = board.hexes.get(path.hex)
+        if hx is None or path.id not in hx.paths:
+            raise BoardError(f"hexes[{path.hex}].paths", f"does not list path {path.id!r} of this hex")
+
+
 def _check_hex(board: Board, hx: Hex) -> None:
     """Neighbours, nodes and paths of one hex."""
     hid = hx.id
@@ -166,8 +177,13 @@ def _check_hex(board: Board, hx: Hex) -> None:
     for nid in hx.nodes:
         _check_node(board, hid, nid)
     nodes = board.nodes
+    if len(hx.paths) > 1 and len(set(hx.paths)) != len(hx.paths):
+        twice = next(pid for pid in hx.paths if hx.paths.count(pid) > 1)
+        raise BoardError(f"hexes[{hid}].paths[{twice}]", "listed twice")
     for pid in hx.paths:
-        path = board.paths[pid]
+        path = board.paths.get(pid)
+        if path is None or path.hex != hid:
+            raise BoardError(f"hexes[{hid}].paths[{pid}]", "not a path of this hex")
         if not 0 < len(pid) <= MAX_ID_LENGTH:
             _check_id(pid, f"hexes[{hid}].paths[{pid}].id")
         if path.track not in TRACK_GAUGES:

@@ -127,8 +127,8 @@ class _Direction:
     tables: list[tuple[dict[str, object], bool]]  # (table, whether it reads the path hexes)
     bonus_tables: list[dict[str, object]]  # per bonus of `mods`, its StopBonus table (empty for a combo)
     path_keys: frozenset[str] = frozenset()  # the path hexes a bonus or a rule may read (the others change nothing)
-    # with vocabulary v1 bonuses only (`TrainMods.plain`): the stops a bonus reads; a route stopping at none of
-    # them is priced as usual (`price` gives None), else None
+    # the stops a bonus reads, when the modifiers are vocabulary v1 bonuses only (`TrainMods.plain`; None for
+    # any other modifiers): a route stopping at none of them is priced as usual (`price` gives None)
     read_stops: frozenset[str] | None = None
 
 
@@ -349,7 +349,8 @@ class CandidatePricer:
 
     def _price_plain(self, d: _Direction, train: Train, nodes: Sequence[str], stops: list[Node],
                      paid: list[int] | None) -> tuple[list[int], bool, int] | None:
-        """Vocabulary v1 bonuses only: the fast path."""
+        """Vocabulary v1 bonuses only: the fast path. A route that stops where no bonus reads is priced as
+        usual (None); `price` answers those before the memo (`read_stops`), this check is the rule it keeps."""
         bonuses = d.mods.bonuses
         if bonuses is None or not bonuses.touches(stops):
             return None

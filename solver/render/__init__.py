@@ -26,7 +26,8 @@ MIN_WIDTH = 520.0
 class MapBase:
     """What every route map of one board shares: the laid-out scene and the board's layers (hexes and
     track under the routes, nodes and hex labels over them). A drawing only reads them, so one base
-    serves several maps of the board (the audit draws two per flagged position)."""
+    serves several maps of the board (the audit draws two per flagged position); nothing may append to
+    its groups (frozen holds the fields, not the groups)."""
 
     scene: Scene
     hexes: dw.Group
@@ -51,6 +52,8 @@ def render_svg(board: Board, routes: Sequence[RouteDrawing], title: str = "", to
     board's `map_base`, when several maps of it are drawn.
     """
     base = base or map_base(board)
+    if base.scene.board is not board:
+        raise ValueError("the map base is of another board")
     scene = base.scene
     x0, y0, map_w, map_h = scene.box
     heading = title or board.label()

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from solver.input.snapshot import board_from_snapshot
+from solver.input.validate import validate_board
 from solver.model.errors import BoardError
 from tests.solver.test_input_limits import chain
 
@@ -80,3 +82,38 @@ def test_a_bad_neighbour_is_named() -> None:
     raw["hexes"][0]["neighbors"] = {"6": "B"}
     with pytest.raises(BoardError, match="one of '0'..'5'"):
         board_from_snapshot(raw)
+
+
+def _mislisted(change: str):
+    """A board read from a snapshot, then its hexes' path lists changed by hand (`change`)."""
+    board = board_from_snapshot(chain(3))
+    first, second = [hid for hid, hx in board.hexes.items() if hx.paths][:2]
+    lists = {hid: list(hx.paths) for hid, hx in board.hexes.items()}
+    if change == "unlisted":
+        lists[first] = lists[first][1:]
+    elif change == "twice":
+        lists[first] = lists[first] + lists[first][:1]
+        lists[second] = lists[second][1:]
+    elif change == "other hex":
+        lists[second] = [*lists[second], lists[first][0]]
+        lists[first] = lists[first][1:]
+    else:
+        lists[first] = [*lists[first], "nowhere"]
+    hexes = {hid: replace(hx, paths=lists[hid]) for hid, hx in board.hexes.items()}
+    return replace(board, hexes=hexes), first, second
+
+
+@pytest.mark.parametrize(("change", "where", "message"), [
+    ("unlisted", "first", "does not list path"),
+    ("twice", "first", "listed twice"),
+    ("other hex", "second", "not a path of this hex"),
+    ("unknown", "first", "not a path of this hex"),
+])
+def test_a_hex_must_list_exactly_its_own_paths(change: str, where: str, message: str) -> None:
+    """The leg walk reads a hex's paths from its list: a board built by hand whose hexes leave a path out,
+    list one twice or list another hex's is refused, naming the hex."""
+    board, first, second = _mislisted(change)
+    with pytest.raises(BoardError) as err:
+        validate_board(board)
+    assert err.value.field.startswith(f"hexes[{first if where == 'first' else second}].paths")
+    assert message in err.value.message
