@@ -125,7 +125,6 @@ class _Direction:
     mods: TrainMods
     order_free: bool
     tables: list[tuple[dict[str, object], bool]]  # (table, whether it reads the path hexes)
-    bonus_tables: list[dict[str, object]]  # per bonus of `mods`, its StopBonus table (empty for a combo)
     path_keys: frozenset[str] = frozenset()  # the path hexes a bonus or a rule may read (the others change nothing)
     # the stops a bonus reads, when the modifiers are vocabulary v1 bonuses only (`TrainMods.plain`; None for
     # any other modifiers): a route stopping at none of them is priced as usual (`price` gives None)
@@ -171,8 +170,7 @@ class CandidatePricer:
                 h for r in tm.rules if r.scope == "path_hexes" for h in r.hexes or ())
             read_stops = frozenset(nid for nid, n in self.board.nodes.items() if tm.bonuses is not None
                                    and tm.bonuses.reads(n)) if tm.plain else None
-            found = self._by_name[name] = _Direction(tm, not tables, tables, [
-                dict(m.table) if isinstance(m, StopBonus) else {} for m in bonuses], path_keys, read_stops)
+            found = self._by_name[name] = _Direction(tm, not tables, tables, path_keys, read_stops)
         return found
 
     def bonus_cap(self, name: str, top_stop: int, n_stops: int) -> int:
