@@ -54,6 +54,9 @@ def gauges_fit(a: Path, b: Path) -> bool:
     return a.track == b.track
 
 
+ONE_LANE = (1, 0)  # a path end that is its edge's only lane: it meets another such end
+
+
 def lanes_fit(lane_a: tuple[int, int], lane_b: tuple[int, int]) -> bool:
     """Whether lane `(width, index)` meets lane_b across an edge (the narrower one is centred)."""
     (wa, ia), (wb, ib) = lane_a, lane_b
@@ -178,7 +181,7 @@ def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start:
                 continue
             node = nodes[target]
             if node.kind != "junction":  # a leg reached a stop
-                legs.append(_leg(start, target, [*chain, path], used | keys))
+                legs.append(_leg(start, target, [*chain, path], keys.union(used)))  # a frozenset: kept as it is
                 continue
             nexts = [way for way in entries.get((path.hex, None, target), ())  # the hex is read: the path is in it
                      if way[0].id not in in_chain and way[0].id != pid
@@ -188,10 +191,12 @@ def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start:
         else:
             if ahead[0] in unread:
                 read(ahead[0])
-            nexts = [way for way in entries.get(ahead, ())
+            track = path.track
+            nexts = [way for way in entries.get(ahead, ())  # one gauge and one lane meet at once (most track)
                      if way[0].id not in in_chain and way[0].id != pid
                      and (allowed is None or way[0].track in allowed)
-                     and gauges_fit(path, way[0]) and lanes_fit(lane, way[1])]  # type: ignore[arg-type]
+                     and (way[0].track == track or gauges_fit(path, way[0]))
+                     and ((lane == ONE_LANE and way[1] == ONE_LANE) or lanes_fit(lane, way[1]))]  # type: ignore[arg-type]
         if nexts:
             chain.append(path)
             chain_keys.append(keys)
@@ -205,12 +210,12 @@ def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start:
 def _leg(a: str, b: str, paths: list[Path], keys: Iterable[TrackKey]) -> Leg:
     """A Leg over these paths occupying `keys` (the walk's and the evaluator's)."""
     hexes: list[str] = []
-    crossings = 0
+    last = None
     for p in paths:
-        if not hexes or hexes[-1] != p.hex:
-            if hexes:
-                crossings += 1
-            hexes.append(p.hex)
+        if p.hex != last:
+            last = p.hex
+            hexes.append(last)
+    crossings = len(hexes) - 1  # a crossing into each hex after the first
     inner = len(paths) > 2 and any(p.terminal for p in paths[1:-1])
     first, end = paths[0].terminal, paths[-1].terminal
     leg = _new(Leg)  # a frozen dataclass's __init__ sets each field through object.__setattr__: 3x slower

@@ -13,6 +13,7 @@ is a run (a lower bound) either way.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 
 from solver.packing.outcome import Choice
 from solver.routes.candidates import Candidate, mask_bits
@@ -21,11 +22,16 @@ MAX_FIRST = 4096  # routes of the first train looked at, at most (the pair found
 MAX_SECOND = 4096  # the best routes of the second train a partner is looked for among
 
 
-def best_pair(cands: list[Candidate], counts: list[int], groups: list[str], beat: int = 0) -> list[Choice] | None:
+BitsOf = Callable[[Candidate], Sequence[int]]
+
+
+def best_pair(cands: list[Candidate], counts: list[int], groups: list[str], beat: int = 0,
+              bits_of: BitsOf | None = None) -> list[Choice] | None:
     """The best run of two trains (two classes of one train each, or one class of two), as (candidate,
     class) choices; None when the company does not run exactly two trains on one track group. With
     `beat` (a run known to earn that much), a pair that cannot earn more is not looked for: the answer
-    is then the best run only when that run earns more than `beat`."""
+    is then the best run only when that run earns more than `beat`. `bits_of`: a candidate's track bits in
+    any order (default: read from its mask), asked once per candidate and kept in `Candidate.bits`."""
     classes = [ci for ci, n in enumerate(counts) if n]
     if sum(counts) != 2 or len({groups[ci] for ci in classes}) != 1:
         return None
@@ -48,7 +54,7 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str], beat
         return best
     rows: dict[int, bytearray] = defaultdict(lambda: bytearray(len(seconds) // 8 + 1))
     for j, (_v, r) in enumerate(seconds):
-        for bit in _bits(cands[r]):
+        for bit in _bits(cands[r], bits_of):
             rows[bit][j >> 3] |= 1 << (j & 7)
     users = {bit: int.from_bytes(row, "little") for bit, row in rows.items()}  # track key -> the seconds using it
     place = {r: j for j, (_v, r) in enumerate(seconds)}
@@ -58,7 +64,7 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str], beat
         if value + partner <= max(best_value, beat):
             break
         taken = 1 << place[r] if r in place else 0  # a route runs once
-        for bit in _bits(cands[r]):
+        for bit in _bits(cands[r], bits_of):
             taken |= users.get(bit, 0)
         free = everyone & ~taken & (~((2 << i) - 1) if same else everyone)  # one class: the partners after it
         if free:
@@ -68,10 +74,10 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str], beat
     return best
 
 
-def _bits(cand: Candidate) -> tuple[int, ...]:
+def _bits(cand: Candidate, bits_of: BitsOf | None) -> tuple[int, ...]:
     """The candidate's track bits, worked out once (the lazy build asks for a pair after every round)."""
     if not cand.bits and cand.mask:
-        cand.bits = tuple(mask_bits(cand.mask))
+        cand.bits = tuple(bits_of(cand)) if bits_of is not None else tuple(mask_bits(cand.mask))
     return cand.bits
 
 

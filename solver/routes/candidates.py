@@ -322,12 +322,13 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     # a visit cost within a plain stop train's distance passes `fits` (asked only beyond it)
     sure_cost = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
     first = 0  # the order of the route's first stop (a route is kept from its lower end only)
+    best_place: tuple[int, ...] | None = None  # with `improve`: the place of a route earning the best price
 
     hexes_seen: dict[str, int] = {}  # with one stop per hex: the route's stops per hex
 
     def grow(path: list[str], seen: int, legs: list[Leg], mask: int, stops: list[Node], groups: set[str],
              crossings: int, cost: int, token: bool, code: int, value: int) -> None:
-        nonlocal walked, need
+        nonlocal walked, need, best_place
         walked += 1
         if walked % CHECK_EVERY == 0 and ((deadline is not None and time.monotonic() > deadline)
                                           or (cancel is not None and cancel.cancelled)):
@@ -376,12 +377,17 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             legs.append(leg)
             new_mask = mask | leg_mask
             new_cross = crossings + leg_cross
-            if keep:
+            place = (rank[path[0]], *(natural[id(step)] for step in legs)) if keep and improve is not None else None
+            if place is not None and new_value == need and best_place is not None and place > best_place:
+                pass  # it earns at most the best price, and a route earning that comes before it: never the answer
+            elif keep:
                 out.append(new_shape(RouteShape, (tuple(path), tuple(legs), new_mask, new_cross, new_cost,
                                                   new_token, new_code)))
                 if improve is not None:
-                    keys.append((rank[path[0]], *(natural[id(step)] for step in legs)))
-                    need = max(need, improve(out[-1], keys[-1]) - bound.const)  # type: ignore[union-attr]
+                    keys.append(place)  # type: ignore[arg-type]
+                    found = improve(out[-1], place) - bound.const  # type: ignore[union-attr, arg-type]
+                    if found > need:  # this route raised the best price: the first route earning it, so far
+                        need, best_place = found, place
                 if len(out) >= cap or (deadline is not None and len(out) % 64 == 0
                                        and time.monotonic() > deadline):
                     raise _Stop

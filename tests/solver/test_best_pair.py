@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.packing.pair import best_pair
-from solver.routes.candidates import Candidate
+from solver.routes.candidates import Candidate, mask_bits
 
 
 @st.composite
@@ -52,6 +52,10 @@ def test_best_pair_is_the_best_legal_pair(case: tuple[list[Candidate], list[int]
     best = _every_pair(cands, counts)
     if best > beat:
         assert sum(cands[r].totals[ci] for r, ci in chosen) == best
+    # the track bits told by the caller (the optimiser reads them from a route's legs), in any order
+    fresh = [Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue=c.revenue) for c in cands]
+    told = best_pair(fresh, counts, ["track"] * len(counts), beat, lambda c: mask_bits(c.mask)[::-1])
+    assert told == chosen
 
 
 def test_best_pair_declines_other_companies() -> None:

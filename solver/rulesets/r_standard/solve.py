@@ -55,8 +55,10 @@ class _Run:
 def solve_run(board: Board, opts: SolveOptions, track_group: TrackGroup = one_group) -> SolveResult:
     """The best legal route set under the generic rules: enumerate, bound, search, certify, answer."""
     run = enumerate_phase(board, opts, track_group)
-    bound_phase(run)
-    found = search_phase(run)
+    found = one_train_phase(run)
+    if found is None:
+        bound_phase(run)
+        found = search_phase(run)
     best, bound, status = certify_phase(run, found)
     return answer_phase(run, found, best, bound, status)
 
@@ -77,7 +79,8 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
 
     def lower_of(some: list[Candidate]) -> int:  # a legal run of some candidates: a lower bound on the optimum
         found = run_value(some, greedy(some, counts, groups, GREEDY_STARTS_MANY, None, terms, opts.cancel), terms) or 0
-        pair = best_pair(some, counts, groups, found) if terms is None else None  # two trains: the best pair
+        pair = best_pair(some, counts, groups, found, lambda c: graph.route_bits(c.legs)) if terms is None \
+            else None  # two trains: the best pair (the track bits of a route: those of its legs)
         return max(found, run_value(some, pair) if pair else 0)
 
     # many routes and no best-route award: price the promising routes first, the rest only if they could matter
@@ -97,6 +100,30 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
         cands = routes_share_track(cands, counts, copies=stop_pays_once(board.modifiers) is None)
     return _Run(board, opts, track_group, budget, reps, members, counts, graph, terms, with_subsidy, groups, stats,
                 cands, exhaustive)
+
+
+def one_train_phase(run: _Run) -> Packing | None:
+    """With one train and every route listed, the best run is the best single route (none only when no
+    route makes a legal run alone; a route worth nothing, such as one whose revenue a rule drops, is
+    still shown): a scan over the candidates instead of a packing search. None for other boards."""
+    if sum(run.counts) != 1 or not run.exhaustive:
+        return None
+    best, chosen = (0, 0), []  # (run value, what the route's own stops and bonuses earn); the empty run
+    for r, cand in enumerate(run.cands):
+        for ci, paid in cand.revenue.items():
+            value = run_value(run.cands, [(r, ci)], run.terms)
+            if value is None:
+                continue  # not a legal run alone (a required route it is not)
+            key = (value, sum(paid))  # of equal runs, the route that earns most itself, then the first listed
+            if key > best or not chosen:
+                best, chosen = key, [(r, ci)]
+    if best[0] < 0:  # no route earns more than running none
+        best, chosen = (0, 0), []
+    value = best[0]
+    run.lower_pack, run.lower, run.upper = chosen, value, value
+    run.stats["after_prune"] = float(len(run.cands))
+    run.stats["bound_ms"] = 0.0
+    return Packing(Status.OPTIMAL, chosen, value)
 
 
 def bound_phase(run: _Run) -> None:
