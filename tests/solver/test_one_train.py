@@ -6,6 +6,7 @@ and no route at all is run only when none makes a legal run."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import pytest
@@ -17,6 +18,7 @@ from solver.model.results import SolveOptions, Status
 from solver.modifiers.model import RequiredRoute
 from solver.modifiers.packing_terms import run_terms
 from solver.optimiser import solve
+from solver.packing.budget import Budget
 from solver.packing.pack import train_classes
 from tests.conftest import CORPUS
 
@@ -88,3 +90,13 @@ def test_no_route_is_run_when_none_makes_the_required_run(monkeypatch: pytest.Mo
     assert (result.revenue, result.status, list(result.routes)) == (0, Status.OPTIMAL, []), name
     slow = _by_packing(board, monkeypatch)
     assert slow.revenue == 0  # type: ignore[attr-defined]
+
+
+def test_a_scan_out_of_time_leaves_the_answer_to_the_packing_search() -> None:
+    """A scan past the search's end hands back None (the packing search answers under its deadlines)."""
+    _name, board = next((n, b) for n, b in _one_train_boards("1870"))
+    run = standard_solve.enumerate_phase(board, SolveOptions(time_limit_s=30), standard_solve.one_group)
+    assert run.cands and standard_solve.one_train_phase(run) is not None
+    run.cands = run.cands * (2048 // len(run.cands) + 1)  # past the first look at the clock
+    run.budget = Budget(start=time.monotonic() - 60.0, limit=30.0)  # its time is up
+    assert standard_solve.one_train_phase(run) is None

@@ -105,11 +105,15 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
 def one_train_phase(run: _Run) -> Packing | None:
     """With one train and every route listed, the best run is the best single route (none only when no
     route makes a legal run alone; a route worth nothing, such as one whose revenue a rule drops, is
-    still shown): a scan over the candidates instead of a packing search. None for other boards."""
+    still shown): a scan over the candidates instead of a packing search. None for other boards, and
+    when the scan runs out of time."""
     if sum(run.counts) != 1 or not run.exhaustive:
         return None
     best, chosen = (0, 0), []  # (run value, what the route's own stops and bonuses earn); the empty run
+    cancel = run.opts.cancel
     for r, cand in enumerate(run.cands):
+        if r % 1024 == 1023 and (time.monotonic() > run.budget.search_end or (cancel is not None and cancel.cancelled)):
+            return None  # out of time: the packing search, which answers under its deadlines, takes over
         for ci, paid in cand.revenue.items():
             value = run_value(run.cands, [(r, ci)], run.terms)
             if value is None:
