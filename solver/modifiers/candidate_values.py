@@ -129,6 +129,9 @@ class _Direction:
     # the stops a bonus reads, when the modifiers are vocabulary v1 bonuses only (`TrainMods.plain`; None for
     # any other modifiers): a route stopping at none of them is priced as usual (`price` gives None)
     read_stops: frozenset[str] | None = None
+    # every bonus reads only a route's first and last counted stop (StopBonus `endpoint`): on a train paying
+    # every stop, a route ending at none of `read_stops` is priced as usual, whatever it passes
+    ends_only: bool = False
 
 
 class CandidatePricer:
@@ -170,7 +173,9 @@ class CandidatePricer:
                 h for r in tm.rules if r.scope == "path_hexes" for h in r.hexes or ())
             read_stops = frozenset(nid for nid, n in self.board.nodes.items() if tm.bonuses is not None
                                    and tm.bonuses.reads(n)) if tm.plain else None
-            found = self._by_name[name] = _Direction(tm, not tables, tables, path_keys, read_stops)
+            ends_only = bool(bonuses) and all(isinstance(m, StopBonus) and m.endpoint and m.scope != "path_hexes"
+                                              for m in bonuses)
+            found = self._by_name[name] = _Direction(tm, not tables, tables, path_keys, read_stops, ends_only)
         return found
 
     def bonus_cap(self, name: str, top_stop: int, n_stops: int) -> int:
@@ -292,6 +297,9 @@ class CandidatePricer:
         d = self.train_mods(train.name)
         if d is None or (d.read_stops is not None and d.read_stops.isdisjoint(nodes)):
             return None  # no modifier, or v1 bonuses none of whose stops the route has (`_price_plain`)
+        if d.ends_only and d.read_stops is not None and paid is not None and train.unit in EVERY_STOP_PAYS and \
+                nodes[0] not in d.read_stops and nodes[-1] not in d.read_stops:
+            return None  # v1 bonuses at a route's ends only, and the route ends at none of their stops
         hexes = self.path_hexes(d, legs, nodes) if d.mods.uses_path else ()
         if paid is not None and train.unit in EVERY_STOP_PAYS and d.mods.counted_stops is None:
             who = id(d.mods)  # priced from `paid` and the modifiers alone: trains paid alike share the price

@@ -168,9 +168,15 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
     for vs in values:
         for ci, v in vs.items():
             tops[ci].append(v)
+    lows = {ci: min(vs) for ci, vs in tops.items()}  # each class's least option
     for ci in tops:
         tops[ci] = heapq.nlargest(counts[ci], tops[ci])
     upper = sum(sum(t) for t in tops.values()) + (terms.upper_extra(cands) if terms is not None else 0)
+    if terms is None and upper > lower and all(lows[ci] > lower - upper + t[-1] for ci, t in tops.items()
+                                               if len(t) == counts[ci]):
+        # every option could beat `lower` (`could_beat` below holds for the least of each class): none dropped,
+        # and the known packing's pairs in the order the loop gives them
+        return list(cands), sorted(keep, key=lambda p: (p[0], list(values[p[0]]).index(p[1]))), upper
     kept_pairs = set(keep)
     out: list[Candidate] = []
     new_keep: list[Choice] = []

@@ -17,6 +17,11 @@ from tests.conftest import CORPUS
 ROUTES = 3000
 
 
+def _as_priced(price: object, paid: list[int]) -> object:
+    """A price as the candidate builder reads it: None (priced as usual) is what the stops pay, ahead."""
+    return (paid, False, 0) if price is None else price
+
+
 @pytest.mark.parametrize("title", ["18FL", "1867", "1817"])
 def test_a_remembered_price_is_the_price(title: str) -> None:
     path = sorted((CORPUS / title).glob("*.jsonl.gz"))[0]
@@ -59,6 +64,34 @@ def test_a_route_away_from_every_bonus_stop_is_priced_as_the_bonuses_would(title
     for shape in shapes:
         for train in plain:
             paid = [stop_revenue(board.nodes[n], train) for n in shape.nodes]
-            assert quick.price(train, shape.nodes, paid, shape.legs) == slow.price(train, shape.nodes, paid, shape.legs)
+            assert _as_priced(quick.price(train, shape.nodes, paid, shape.legs), paid) == \
+                _as_priced(slow.price(train, shape.nodes, paid, shape.legs), paid)
             away += quick.train_mods(train.name).read_stops.isdisjoint(shape.nodes)  # type: ignore[union-attr]
     assert 0 < away < len(shapes) * len(plain)
+
+
+def test_a_route_ending_away_from_every_end_bonus_is_priced_as_the_bonuses_would() -> None:
+    """1870's destination bonus reads a route's ends only (`endpoint`): a route whose first and last stops
+    are not ones a bonus reads is priced as usual, even when it passes such a stop (`ends_only`); the price
+    equals that of a pricer that asks the bonuses, and the shortcut is taken for some such routes."""
+    path = sorted((CORPUS / "1870").glob("*.jsonl.gz"))[0]
+    raw = [p.raw for p in read_positions(path) if p.raw.get("revenue_model") == "modifiers"][-1]
+    board = board_from_snapshot(raw)
+    classes = train_classes(board.trains)[0]
+    quick, slow = candidate_pricer(board), candidate_pricer(board)
+    assert quick is not None and slow is not None
+    ends = [t for t in classes if (d := quick.train_mods(t.name)) is not None and d.ends_only]
+    assert ends
+    for train in ends:
+        slow.train_mods(train.name).ends_only = False  # type: ignore[union-attr]  # ask the bonuses
+    shapes, _ = enumerate_routes(board, build_leg_graph(board), classes, cap=ROUTES,
+                                 rules=standard_walk_rules(board, *quick.walk_limits))
+    passing = 0
+    for shape in shapes:
+        for train in ends:
+            paid = [stop_revenue(board.nodes[n], train) for n in shape.nodes]
+            assert _as_priced(quick.price(train, shape.nodes, paid, shape.legs), paid) == \
+                _as_priced(slow.price(train, shape.nodes, paid, shape.legs), paid)
+            read = quick.train_mods(train.name).read_stops  # type: ignore[union-attr]
+            passing += not read.isdisjoint(shape.nodes) and shape.nodes[0] not in read and shape.nodes[-1] not in read
+    assert passing > 0
