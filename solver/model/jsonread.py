@@ -38,15 +38,19 @@ def _reject_constant(name: str) -> Any:
     raise BoardError("", f"{name} is not a number JSON allows")
 
 
+_CONTAINERS = (dict, list)  # what `json.loads` builds objects and arrays as (these types exactly)
+
+
 def json_depth(value: Any) -> int:
-    """How deeply lists and objects nest in a parsed value (0 for a scalar), level by level without
-    recursion (stops counting past MAX_JSON_DEPTH + 1)."""
-    level = [value] if isinstance(value, (dict, list)) else []
+    """How deeply lists and objects nest in a value `json.loads` gave (0 for a scalar), level by level
+    without recursion (stops counting past MAX_JSON_DEPTH + 1). Types are compared exactly: half the
+    time of `isinstance` over a whole snapshot."""
+    level = [value] if type(value) in _CONTAINERS else []
     depth = 0
     while level and depth <= MAX_JSON_DEPTH:
         depth += 1
-        level = [x for item in level for x in (item.values() if isinstance(item, dict) else item)
-                 if isinstance(x, (dict, list))]
+        level = [x for item in level for x in (item.values() if type(item) is dict else item)
+                 if type(x) in _CONTAINERS]
     return depth
 
 
