@@ -20,6 +20,7 @@ from solver.model.cancel import CancelToken
 from solver.model.legs import Leg, PathIndex, walk_legs
 from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer, pays_every_stop
 from solver.routes.route_bound import ReachBound, bounded_train, flat_bound, reach_bound, reach_left
+from solver.routes.station_reach import Reach, stops_within
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import (
     pour_fits_costs,
@@ -48,11 +49,11 @@ class LegGraph:
 
 
 def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
-                    key_filter: Callable[[tuple], bool] | None = None, reach: int | None = None) -> LegGraph:
+                    key_filter: Callable[[tuple], bool] | None = None, reach: Reach | None = None) -> LegGraph:
     """Walk the legs from every stop node once and number their track keys (those that
     `key_filter` keeps, when given: a ruleset may share track by fewer keys). With `reach`, only the
-    stops at most that many legs from a stop with the company's token, and the legs between them
-    (`token_reach`: no route of the company's trains goes further)."""
+    stops some route of the company's trains may reach from a stop with its token, and the legs
+    between them (`token_reach`)."""
     index = PathIndex(board)
     if reach is None:
         legs_from = {nid: walk_legs(board, nid, allowed_tracks, index)
@@ -77,36 +78,20 @@ def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
     return LegGraph(legs_from=legs_from, masks=masks, key_bits=key_bits, bits=bits)
 
 
-def _legs_within(board: Board, reach: int, allowed_tracks: frozenset[str] | None,
+def _legs_within(board: Board, reach: Reach, allowed_tracks: frozenset[str] | None,
                  index: PathIndex) -> dict[str, list[Leg]]:
-    """The legs from the stops at most `reach` legs from a tokened stop, to such stops (breadth first
-    from the tokened stops), in the board's node order."""
-    depth = {nid: 0 for nid, n in board.nodes.items() if n.kind != "junction" and n.tokened_by_company}
+    """The legs from the stops some train class may reach from a tokened stop (`stops_within`), to such
+    stops, in the board's node order; each stop's legs walked once."""
     walked: dict[str, list[Leg]] = {}
-    frontier = list(depth)
-    for d in range(reach + 1):
-        ahead = []
-        for nid in frontier:
-            walked[nid] = walk_legs(board, nid, allowed_tracks, index)
-            for leg in walked[nid] if d < reach else ():
-                if leg.b not in depth:
-                    depth[leg.b] = d + 1
-                    ahead.append(leg.b)
-        frontier = ahead
-    return {nid: [leg for leg in walked[nid] if leg.b in depth] for nid in board.nodes if nid in walked}
 
+    def legs_of(nid: str) -> list[Leg]:
+        found = walked.get(nid)
+        if found is None:
+            found = walked[nid] = walk_legs(board, nid, allowed_tracks, index)
+        return found
 
-def token_reach(board: Board, trains: Sequence[Train]) -> int | None:
-    """How many legs from a stop with the company's token a route of these trains may reach, when every
-    train needs a token: a route holds one, so it stays among the stops connected to a station; when
-    every train also counts plain stops of which none is free, a route of n stops reaches n - 1 legs
-    from its token. None when some train needs no token."""
-    if not trains or not all(t.requires_token for t in trains):
-        return None
-    if not all(t.unit == "stops" and not t.klass and not t.local for t in trains) or \
-            any(n.visit_cost < 1 for n in board.nodes.values() if n.kind != "junction"):
-        return len(board.nodes)  # no bound on the legs: every stop connected to a station
-    return max(t.distance for t in trains) - 1
+    inside = stops_within(board, reach, legs_of)
+    return {nid: [leg for leg in walked[nid] if leg.b in inside] for nid in board.nodes if nid in inside}
 
 
 def mask_bits(mask: int) -> list[int]:

@@ -3,7 +3,9 @@ when every train needs a token, the walk over it finds exactly the routes, in th
 walk over the whole board's leg graph finds; only stops no route of the company can reach are left out.
 
 Checked on the last positions of one game of every title, once with the company's own trains and once
-with each train made unbounded (a D: the reach then is every stop connected to a station)."""
+with each train made unbounded (a D: the reach then is every stop connected to a station); and on the
+positions of list trains that visit any number of towns ("n + any towns") and of boards with free stops,
+where the reach counts only the stops the trains can visit a limited number of."""
 
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ from solver.input.snapshot import board_from_snapshot
 from solver.model.board import UNLIMITED, Board
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
-from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules, token_reach
-from tests.support.corpus_files import late_positions
+from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
+from solver.routes.station_reach import token_reach
+from tests.support.corpus_files import TITLE_FILES, late_positions, priced_positions
 
 ROUTES = 20_000  # routes compared per board, at most
 
@@ -33,7 +36,7 @@ def _boards() -> list[tuple[str, Board]]:
 BOARDS = _boards()
 
 
-def _walk(board: Board, reach: int | None) -> tuple[list[tuple], int]:
+def _walk(board: Board, reach: list | None) -> tuple[list[tuple], int]:
     """The routes walked (nodes and legs' paths, in order) over the graph within `reach`, and its stops."""
     classes = train_classes(board.trains)[0]
     graph = build_leg_graph(board, reach=reach)
@@ -63,3 +66,34 @@ def test_the_reach_leaves_stops_out() -> None:
         if reach is not None:
             smaller += len(build_leg_graph(board, reach=reach).legs_from) < len(build_leg_graph(board).legs_from)
     assert smaller >= len(BOARDS) // 2
+
+
+def _counted_boards() -> list[tuple[str, Board]]:
+    """Every tenth priced position of the games of titles whose trains take any number of towns (18GA,
+    18AL, 18MS) or whose board has free stops (1882)."""
+    return [(f"{path.parent.name}-{i}", board_from_snapshot(raw)) for path in TITLE_FILES
+            if path.parent.name in ("18GA", "18AL", "18MS", "1882")
+            for i, raw in enumerate(priced_positions(path)) if i % 10 == 0]
+
+
+COUNTED = _counted_boards()
+
+
+@pytest.mark.parametrize(("name", "board"), COUNTED, ids=[n for n, _b in COUNTED])
+def test_a_reach_that_counts_the_limited_stops_finds_the_same_routes(name: str, board: Board) -> None:
+    reach = token_reach(board, train_classes(board.trains)[0])
+    assert reach is not None
+    within, _stops = _walk(board, reach)
+    whole, _ = _walk(board, None)
+    assert within == whole
+
+
+def test_a_reach_that_counts_the_limited_stops_leaves_stops_out() -> None:
+    """Against every stop joined to a station (what these trains reached before their stops were counted)."""
+    fewer = 0
+    for _name, board in COUNTED:
+        reach = token_reach(board, train_classes(board.trains)[0])
+        stations = [None] * len(reach)  # type: ignore[arg-type]
+        counted = build_leg_graph(board, reach=reach).legs_from
+        fewer += len(counted) < len(build_leg_graph(board, reach=stations).legs_from)
+    assert fewer >= len(COUNTED) // 4

@@ -28,9 +28,9 @@ from solver.routes.candidates import (
     build_leg_graph,
     enumerate_routes,
     standard_walk_rules,
-    token_reach,
 )
 from solver.routes.route_bound import bounded_train
+from solver.routes.station_reach import token_reach
 from tests.support.boards import BoardBuilder, line
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots

@@ -21,7 +21,8 @@ from solver.packing.pair import best_pair
 from solver.packing.portfolio import race, wants_compact
 from solver.packing.recheck import recheck
 from solver.packing.setpack import exact_packing
-from solver.routes.candidates import Candidate, LazyBound, LegGraph, build_leg_graph, candidate_routes, token_reach
+from solver.routes.candidates import Candidate, LazyBound, LegGraph, build_leg_graph, candidate_routes
+from solver.routes.station_reach import token_reach
 from solver.rulesets.r_standard.evaluator import TrackGroup, evaluate_run, one_group
 
 BB_SHARE = 0.7  # of the search time left, what the branch and bound may use before CP-SAT takes over

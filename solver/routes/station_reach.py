@@ -1,0 +1,103 @@
+"""How far the company's routes reach from its stations: the stops a route of its trains may visit,
+when every train needs a token (a route holds one, so each of its stops is within the train's distance
+of a station along the route). The leg graph is walked over these stops only (`candidates.build_leg_graph`).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Sequence
+
+from solver.model.board import Board, Train
+from solver.model.legs import Leg
+
+# per train class: the node kinds whose stops cost a route their visit cost (None: every kind; the others cost
+# nothing) and the most a route spends; None: no budget, every stop joined to a station
+Budget = tuple["frozenset[str] | None", int]
+Reach = list["Budget | None"]
+
+
+def stops_within(board: Board, reach: Reach, legs_of: Callable[[str], list[Leg]]) -> set[str]:
+    """The stops some train class may reach from a tokened stop (`legs_of`: a stop's legs, walked once). A
+    class with a budget reaches a stop when the cheapest way there from a tokened stop, counting the cost
+    of every stop on it (both ends too), is within its budget; a class without one reaches every stop
+    joined to a station. When every stop costs one, that is a breadth-first search by legs (most boards);
+    else a shortest-path search (`heapq`)."""
+    tokened = [nid for nid, n in board.nodes.items() if n.kind != "junction" and n.tokened_by_company]
+    if all(b is not None and b[0] is None for b in reach) and \
+            all(n.visit_cost == 1 for n in board.nodes.values() if n.kind != "junction"):
+        return _within_legs(tokened, max(b[1] for b in reach if b is not None) - 1, legs_of)
+    inside: set[str] = set()
+    for budget in reach:
+        inside |= _within_budget(board, tokened, budget, legs_of)
+    return inside
+
+
+def _within_legs(tokened: list[str], most: int, legs_of: Callable[[str], list[Leg]]) -> set[str]:
+    """The stops at most `most` legs from a tokened stop (breadth first; none when `most` is negative)."""
+    if most < 0:
+        return set()
+    inside = set(tokened)
+    frontier = tokened
+    for _depth in range(most):
+        ahead = []
+        for nid in frontier:
+            for leg in legs_of(nid):
+                if leg.b not in inside:
+                    inside.add(leg.b)
+                    ahead.append(leg.b)
+        frontier = ahead
+    for nid in frontier:  # the farthest stops' legs too (to stops within reach)
+        legs_of(nid)
+    return inside
+
+
+def _within_budget(board: Board, tokened: list[str], budget: Budget | None,
+                   legs_of: Callable[[str], list[Leg]]) -> set[str]:
+    """The stops a class with this budget may reach from a tokened stop (cheapest ways first)."""
+    kinds, most = budget if budget is not None else (frozenset(), 0)
+    nodes = board.nodes
+
+    def cost(nid: str) -> int:
+        node = nodes[nid]
+        return node.visit_cost if kinds is None or node.kind in kinds else 0
+
+    spent = {nid: c for nid in tokened if (c := cost(nid)) <= most}
+    heap = [(c, nid) for nid, c in spent.items()]
+    heapq.heapify(heap)
+    while heap:
+        have, nid = heapq.heappop(heap)
+        if have > spent[nid]:
+            continue
+        for leg in legs_of(nid):
+            more = have + cost(leg.b)
+            if more <= most and more < spent.get(leg.b, more + 1):
+                spent[leg.b] = more
+                heapq.heappush(heap, (more, leg.b))
+    return set(spent)
+
+
+def token_reach(board: Board, trains: Sequence[Train]) -> Reach | None:
+    """How far a route of these train classes may reach from a stop with the company's token, when every
+    train needs a token (a route holds one, so each of its stops is that far at most); None when some
+    train needs no token (every stop of the board). Per class:
+    - a train counting plain stops: each stop costs its visit cost, and a route spends at most the distance;
+    - a list train: a stop whose kind only its bounded rows take costs its visit cost, the others nothing,
+      and a route spends at most what those rows visit. A row is bounded when it visits fewer stops than
+      the board has nodes: any choice of rows gives a true bound, and a row of more visits (the towns of
+      an "n + any towns" train) would bound nothing;
+    - any other train (a class, a local, hexes, express): no budget, every stop joined to a station."""
+    if not trains or not all(t.requires_token for t in trains):
+        return None
+    out: Reach = []
+    for t in trains:
+        if t.klass or t.local or t.unit not in ("stops", "stops_by_type"):
+            out.append(None)
+        elif t.unit == "stops":
+            out.append((None, t.distance))
+        else:  # the rows the board's stops may fill: fewer visits than the board has nodes (a bound either way)
+            bounded = [r.visit < len(board.nodes) for r in t.rows]
+            kinds = {k for r in t.rows for k in r.kinds}
+            limited = frozenset(k for k in kinds if all(b for r, b in zip(t.rows, bounded) if k in r.kinds))
+            out.append((limited, sum(r.visit for r, b in zip(t.rows, bounded) if b)))
+    return out
