@@ -59,7 +59,7 @@ def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
         legs_from = {nid: walk_legs(board, nid, allowed_tracks, index)
                      for nid, node in board.nodes.items() if node.kind != "junction"}
     else:
-        legs_from = _legs_within(board, reach, allowed_tracks, index)
+        legs_from = _legs_in_reach(board, reach, allowed_tracks, index)
     key_bits: dict[tuple, int] = {}
     masks: dict[int, int] = {}
     bits: dict[int, tuple[int, ...]] = {}
@@ -78,7 +78,7 @@ def build_leg_graph(board: Board, allowed_tracks: frozenset[str] | None = None,
     return LegGraph(legs_from=legs_from, masks=masks, key_bits=key_bits, bits=bits)
 
 
-def _legs_within(board: Board, reach: Reach, allowed_tracks: frozenset[str] | None,
+def _legs_in_reach(board: Board, reach: Reach, allowed_tracks: frozenset[str] | None,
                  index: PathIndex) -> dict[str, list[Leg]]:
     """The legs from the stops some train class may reach from a tokened stop (`stops_within`), to such
     stops, in the board's node order; each stop's legs walked once."""

@@ -18,11 +18,13 @@ Reach = list["Budget | None"]
 
 
 def stops_within(board: Board, reach: Reach, legs_of: Callable[[str], list[Leg]]) -> set[str]:
-    """The stops some train class may reach from a tokened stop (`legs_of`: a stop's legs, walked once). A
-    class with a budget reaches a stop when the cheapest way there from a tokened stop, counting the cost
-    of every stop on it (both ends too), is within its budget; a class without one reaches every stop
-    joined to a station. When every stop costs one, that is a breadth-first search by legs (most boards);
-    else a shortest-path search (`heapq`)."""
+    """The stops some train class may reach from a tokened stop (`legs_of`: a stop's legs, walked once;
+    none without a class). A class with a budget reaches a stop when the cheapest way there from a tokened
+    stop, counting the cost of every stop on it (both ends too), is within its budget; a class without one
+    reaches every stop joined to a station. When every stop costs one, that is a breadth-first search by
+    legs (most boards); else a shortest-path search (`heapq`)."""
+    if not reach:
+        return set()
     tokened = [nid for nid, n in board.nodes.items() if n.kind != "junction" and n.tokened_by_company]
     if all(b is not None and b[0] is None for b in reach) and \
             all(n.visit_cost == 1 for n in board.nodes.values() if n.kind != "junction"):
