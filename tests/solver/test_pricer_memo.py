@@ -43,55 +43,48 @@ def test_a_remembered_price_is_the_price(title: str) -> None:
             assert memo.price(train, shape.nodes, None, shape.legs) == fresh.price(train, shape.nodes, None, shape.legs)
 
 
-@pytest.mark.parametrize("title", ["1846", "1870", "1882", "18MS"])
-def test_a_route_away_from_every_bonus_stop_is_priced_as_the_bonuses_would(title: str) -> None:
-    """With vocabulary v1 bonuses only, a route that stops at none of the stops a bonus reads is priced as
-    usual without asking the bonuses (`read_stops`): the price equals that of a pricer that asks them for
-    every route, and the shortcut is taken for some routes and not for others."""
+def _shortcut_against_the_full_pricing(title: str, shortcut: str, off: object) -> list[tuple]:
+    """The last `modifiers` position of the title's first game, its routes priced by a pricer with a shortcut
+    of `_Direction` (the field `shortcut`) and by one with it set to `off` (asking the bonuses): every price
+    is the same, as the candidate builder reads it. Returns the (route, train, stops a bonus reads) of the
+    trains the shortcut applies to."""
     path = sorted((CORPUS / title).glob("*.jsonl.gz"))[0]
     raw = [p.raw for p in read_positions(path) if p.raw.get("revenue_model") == "modifiers"][-1]
     board = board_from_snapshot(raw)
     classes = train_classes(board.trains)[0]
     quick, slow = candidate_pricer(board), candidate_pricer(board)
     assert quick is not None and slow is not None
-    plain = [t for t in classes if (d := quick.train_mods(t.name)) is not None and d.read_stops is not None]
-    assert plain
-    for train in plain:
-        slow.train_mods(train.name).read_stops = None  # type: ignore[union-attr]  # ask the bonuses every time
+    applies = [t for t in classes if (d := quick.train_mods(t.name)) is not None and getattr(d, shortcut) != off]
+    assert applies
+    for train in applies:
+        setattr(slow.train_mods(train.name), shortcut, off)
     shapes, _ = enumerate_routes(board, build_leg_graph(board), classes, cap=ROUTES,
                                  rules=standard_walk_rules(board, *quick.walk_limits))
-    away = 0
+    out = []
     for shape in shapes:
-        for train in plain:
+        for train in applies:
             paid = [stop_revenue(board.nodes[n], train) for n in shape.nodes]
             assert _as_priced(quick.price(train, shape.nodes, paid, shape.legs), paid) == \
                 _as_priced(slow.price(train, shape.nodes, paid, shape.legs), paid)
-            away += quick.train_mods(train.name).read_stops.isdisjoint(shape.nodes)  # type: ignore[union-attr]
-    assert 0 < away < len(shapes) * len(plain)
+            out.append((shape, train, quick.train_mods(train.name).read_stops))  # type: ignore[union-attr]
+    return out
+
+
+@pytest.mark.parametrize("title", ["1846", "1870", "1882", "18MS"])
+def test_a_route_away_from_every_bonus_stop_is_priced_as_the_bonuses_would(title: str) -> None:
+    """With vocabulary v1 bonuses only, a route that stops at none of the stops a bonus reads is priced as
+    usual without asking the bonuses (`read_stops`): the price equals that of a pricer that asks them for
+    every route, and the shortcut is taken for some routes and not for others."""
+    priced = _shortcut_against_the_full_pricing(title, "read_stops", None)
+    away = sum(read.isdisjoint(shape.nodes) for shape, _train, read in priced)
+    assert 0 < away < len(priced)
 
 
 def test_a_route_ending_away_from_every_end_bonus_is_priced_as_the_bonuses_would() -> None:
     """1870's destination bonus reads a route's ends only (`endpoint`): a route whose first and last stops
     are not ones a bonus reads is priced as usual, even when it passes such a stop (`ends_only`); the price
     equals that of a pricer that asks the bonuses, and the shortcut is taken for some such routes."""
-    path = sorted((CORPUS / "1870").glob("*.jsonl.gz"))[0]
-    raw = [p.raw for p in read_positions(path) if p.raw.get("revenue_model") == "modifiers"][-1]
-    board = board_from_snapshot(raw)
-    classes = train_classes(board.trains)[0]
-    quick, slow = candidate_pricer(board), candidate_pricer(board)
-    assert quick is not None and slow is not None
-    ends = [t for t in classes if (d := quick.train_mods(t.name)) is not None and d.ends_only]
-    assert ends
-    for train in ends:
-        slow.train_mods(train.name).ends_only = False  # type: ignore[union-attr]  # ask the bonuses
-    shapes, _ = enumerate_routes(board, build_leg_graph(board), classes, cap=ROUTES,
-                                 rules=standard_walk_rules(board, *quick.walk_limits))
-    passing = 0
-    for shape in shapes:
-        for train in ends:
-            paid = [stop_revenue(board.nodes[n], train) for n in shape.nodes]
-            assert _as_priced(quick.price(train, shape.nodes, paid, shape.legs), paid) == \
-                _as_priced(slow.price(train, shape.nodes, paid, shape.legs), paid)
-            read = quick.train_mods(train.name).read_stops  # type: ignore[union-attr]
-            passing += not read.isdisjoint(shape.nodes) and shape.nodes[0] not in read and shape.nodes[-1] not in read
+    priced = _shortcut_against_the_full_pricing("1870", "ends_only", False)
+    passing = sum(not read.isdisjoint(shape.nodes) and shape.nodes[0] not in read and shape.nodes[-1] not in read
+                  for shape, _train, read in priced)
     assert passing > 0
