@@ -263,6 +263,18 @@ def _options(cands: Sequence[Candidate], groups: Sequence[str], merge: bool
     return options, values, fits
 
 
+def option_keys(cands: Sequence[Candidate], options: Sequence[Choice], groups: Sequence[str]) -> list[int]:
+    """Per option (route, class), the keys it occupies (two chosen options never share one): its track
+    within its class's track group, or for a route without track, the route itself once per group."""
+    group_no = {g: k for k, g in enumerate(sorted(set(groups)))}
+    width = max((c.mask.bit_length() for c in cands), default=0)
+    shift = [group_no[groups[ci]] * width for ci in range(len(groups))]  # track groups on separate keys
+    spare = len(group_no) * width  # keys after the track: a route without track, once per group
+    trackless = {r: k for k, r in enumerate(r for r, c in enumerate(cands) if not c.mask)}
+    return [cands[r].mask << shift[ci] if cands[r].mask else
+            1 << (spare + trackless[r] * len(group_no) + group_no[groups[ci]]) for r, ci in options]
+
+
 def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequence[str], lower: int,
                   lower_pack: list[Choice], deadline: float, cancel: CancelToken | None = None,
                   ) -> Packing:
@@ -270,14 +282,7 @@ def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Seq
     the best choices when it finished, else UNKNOWN with the best packing found (at least
     `lower_pack`, worth `lower`) and no bound."""
     options, values, fits = _options(cands, groups, merge=len(counts) <= MERGE_CLASSES)
-    group_no = {g: k for k, g in enumerate(sorted(set(groups)))}
-    width = max((c.mask.bit_length() for c in cands), default=0)
-    shift = [group_no[groups[ci]] * width for ci in range(len(groups))]  # track groups on separate keys
-    spare = len(group_no) * width  # keys after the track: a route without track, once per group
-    trackless = {r: k for k, r in enumerate(r for r, c in enumerate(cands) if not c.mask)}
-    masks = [cands[r].mask << shift[ci] if cands[r].mask else
-             1 << (spare + trackless[r] * len(group_no) + group_no[groups[ci]]) for r, ci in options]
-    result = best_packing(values, fits, masks, counts, lower, deadline, cancel)
+    result = best_packing(values, fits, option_keys(cands, options, groups), counts, lower, deadline, cancel)
     chosen = lower_pack
     if result.chosen is not None:
         classes = assign_trains([fits[i] for i in result.chosen], counts)

@@ -15,6 +15,7 @@ from solver.modifiers.packing_terms import RunTerms, modifier_bound, run_terms
 from solver.modifiers.settle import order_for_awards
 from solver.modifiers.sharing import overlap_group, overlap_rule, stop_pays_once
 from solver.packing.budget import Budget
+from solver.packing.once_pack import once_packing, once_search_fits
 from solver.packing.outcome import Choice, Packing
 from solver.packing.pack import claims_of_choice, greedy, pack, prune, run_value, stop_bound, train_classes
 from solver.packing.pair import best_pair
@@ -148,8 +149,9 @@ def bound_phase(run: _Run) -> None:
 
 def search_phase(run: _Run) -> Packing:
     """The best packing the strategies find in time: the race against the compact model when the
-    enumeration was cut short, else the greedy packing when it is proven, else the branch and bound
-    (plain packings) and then CP-SAT; UNKNOWN from all of them leaves the greedy packing, FEASIBLE."""
+    enumeration was cut short, else the greedy packing when it is proven, else a branch and bound
+    (plain packings; runs where a stop pays once) and then CP-SAT; UNKNOWN from all of them leaves
+    the greedy packing, FEASIBLE."""
     cands, budget = run.cands, run.budget
     # building the packing model costs time per candidate; without that time, keep the greedy packing
     no_time = time.monotonic() + len(cands) * BUILD_SECONDS_PER_CANDIDATE > budget.until("build")
@@ -175,9 +177,11 @@ def search_phase(run: _Run) -> Packing:
     if run.lower >= run.upper:  # the greedy packing reaches the conflict-free bound: proven optimal
         return Packing(Status.OPTIMAL, run.lower_pack, run.lower)
     found = Packing(Status.UNKNOWN, run.lower_pack, None)
-    if run.terms is None:  # plain packing: the branch and bound first, CP-SAT after it
+    if run.terms is None or once_search_fits(run.terms):  # a branch and bound first, CP-SAT after it
         found = exact_packing(cands, run.counts, run.groups, run.lower, run.lower_pack,
-                              budget.share_of_search(BB_SHARE), run.opts.cancel)
+                              budget.share_of_search(BB_SHARE), run.opts.cancel) if run.terms is None else \
+            once_packing(cands, run.counts, run.groups, run.terms.units or {}, run.lower, run.lower_pack,
+                         budget.share_of_search(BB_SHARE), run.opts.cancel)
         if found.status == Status.UNKNOWN:
             run.lower_pack = found.chosen  # the best packing found: CP-SAT's hint
         run.stats.update(found.stats)
