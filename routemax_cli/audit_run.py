@@ -1,7 +1,7 @@
 """`routemax audit`: audit many positions, locally in parallel or on a Dask cluster, resumably.
 
-Every position becomes one JSON line in the output file, written (and flushed) as soon as it is
-done, so a killed run loses at most the positions in flight. Re-running with the same output file
+Every position becomes one JSON line in the output file, written (and flushed with the rest of its
+batch) as soon as its batch is done, so a killed run loses at most the positions in flight. Re-running with the same output file
 skips the positions already there. Local workers and Dask run the same function through the
 same `concurrent.futures` interface (Dask's `Client.get_executor()`).
 """
@@ -144,13 +144,19 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
     written = 0
     with out.open("a", encoding="utf-8") as fh:
 
-        def emit(line: dict[str, Any]) -> None:
+        def emit(line: dict[str, Any], flush: bool = True) -> None:
             nonlocal written
             fh.write(json.dumps(line) + "\n")
-            fh.flush()
+            if flush:
+                fh.flush()
             written += 1
             if on_line is not None:
                 on_line(line)
+
+        def emit_batch(lines: list[dict[str, Any]]) -> None:  # a batch's lines are done together
+            for line in lines:
+                emit(line, flush=False)
+            fh.flush()
 
         pending: set[Future] = set()
         batch: list[tuple[str, str]] = []
@@ -162,8 +168,7 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
             if len(pending) >= window:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in finished:
-                    for line in fut.result():
-                        emit(line)
+                    emit_batch(fut.result())
 
         for item in items:
             if item.source in skip:
@@ -182,8 +187,7 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
-                for line in fut.result():
-                    emit(line)
+                emit_batch(fut.result())
     return written
 
 

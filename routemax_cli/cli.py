@@ -12,6 +12,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from threading import Thread
 from typing import TYPE_CHECKING, Any
 
 from routemax_cli import inputs
@@ -290,27 +291,29 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if (args.dask or args.dask_scheduler) and not _has_dask():
         raise CliError(Exit.USAGE, "--dask needs Dask: pip install 'routemax[dask]'")
     out = Path(args.out)
-    # the progress bar's total costs a reading of every file: only for a terminal that shows the bar
-    total = sum(1 for _ in iter_items(files)) if err.is_terminal else None
+    lines = read_lines(out) if out.exists() else []  # an earlier run's lines (resumed), then this run's
     workers = args.workers or default_workers()
     t0 = time.perf_counter()
     columns = (TextColumn("auditing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     objective = OBJECTIVES[args.objective] or "REVENUE_ONLY"
     with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
-        task = progress.add_task("audit", total=total)
-        if total is not None:
-            progress.update(task, completed=min(total, len(read_lines(out)) if out.exists() else 0))
+        task = progress.add_task("audit", total=None, completed=len(lines))
+        if err.is_terminal:  # the bar's total costs a reading of every file: counted beside the audit
+            Thread(target=lambda: progress.update(task, total=sum(1 for _ in iter_items(files))), daemon=True).start()
+
+        def took(line: dict[str, Any]) -> None:
+            lines.append(line)
+            progress.advance(task)
         try:
             with make_executor(workers, args.dask, args.dask_scheduler) as executor:
                 written = run_audit(iter_items(files), out, executor, time_limit_s=args.time_limit,
-                                    objective=objective, on_line=lambda _line: progress.advance(task),
+                                    objective=objective, on_line=took,
                                     maps=bool(args.html))  # maps only for a report that shows them
         except KeyboardInterrupt:
             done = len(read_lines(out)) if out.exists() else 0
             raise CliError(Exit.INTERRUPTED, f"interrupted: {done} positions are in {out}; "
                                              "run the same command again to resume") from None
     seconds = time.perf_counter() - t0
-    lines = read_lines(out)
     summary = summarise(lines)
     print_summary(summary, _console())
     err.print(f"{written} positions audited in {seconds:.1f} s ({written / max(seconds, 1e-9):.1f} per second), "

@@ -51,6 +51,8 @@ def test_audit_resumes_after_being_killed(tmp_path: Path) -> None:
     done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert f"{48 - len(first)} positions audited" in done.stderr
+    totals = [row.split("│")[2].strip() for row in done.stdout.splitlines() if row.startswith("│ all ")]
+    assert totals == ["48"], "the summary counts the positions of both runs"
     final = _lines(out)
     sources = [ln["source"] for ln in final]
     assert len(sources) == len(set(sources)) == 48
