@@ -1,9 +1,10 @@
 """`routemax audit`: audit many positions, locally in parallel or on a Dask cluster, resumably.
 
 Every position becomes one JSON line in the output file, written (and flushed with the rest of its
-batch) as soon as its batch is done, so a killed run loses at most the positions in flight. Re-running with the same output file
-skips the positions already there. Local workers and Dask run the same function through the
-same `concurrent.futures` interface (Dask's `Client.get_executor()`).
+batch) as soon as its batch is done, so a killed run loses at most the positions in flight.
+Re-running with the same output file skips the positions already there. Local workers and Dask
+run the same function through the same `concurrent.futures` interface (Dask's
+`Client.get_executor()`).
 """
 
 from __future__ import annotations
