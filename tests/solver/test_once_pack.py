@@ -89,7 +89,7 @@ def test_a_known_run_nothing_beats_is_kept(instance) -> None:
     assert (found.status, found.chosen, found.bound) == (Status.OPTIMAL, [(0, -1)], best)
 
 
-def _tram_runs(every: int) -> list[standard._Run]:
+def _tram_runs(every: int) -> list:
     """Real tram positions after the bound phase, where a search is needed (greedy below the bound)."""
     runs = []
     files = sorted((CORPUS / "1877StockholmTramways").glob("*.jsonl.gz"))
