@@ -17,7 +17,7 @@ increasing sequence of places in the order of the options' values alone; at each
 open options are tried most promising first. For the last train, the options are read best value
 alone first, each gain worked out only while that value could still beat the best run. On the tram
 boards that meet this rule (1877 Stockholm Tramways: two to four trains, a few dozen routes after
-the pruning) the search mostly takes a millisecond or less where CP-SAT takes several. Where routes
+the pruning) the search mostly takes well under a millisecond where CP-SAT takes a few. Where routes
 overlap so much that the bounds stay loose, CP-SAT's relaxation does better: a search that has
 looked at SCAN_LIMIT options stops, and CP-SAT starts from the best run it found.
 """
@@ -50,16 +50,19 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
                  cancel: CancelToken | None = None) -> Packing:
     """The best run of the candidates when a stop pays once (see the module; `once_search_fits` says
     when): OPTIMAL with the best choices (`lower_pack`, worth `lower`, when nothing beats it) and that
-    value as the bound; UNKNOWN with the best run found and no bound when the deadline or `cancel`
-    stops it."""
+    value as the bound; UNKNOWN with the best run found and no bound when the deadline, `cancel` or
+    `SCAN_LIMIT` stops it (at once for more options than that)."""
     t0 = time.monotonic()
+    many = sum(len(c.revenue) for c in cands)
+    if many > SCAN_LIMIT:  # the first search node alone would look at more
+        return Packing(Status.UNKNOWN, lower_pack, None, {"bb_options": float(many)})
     unit_no: dict[str, int] = {}
     options: list[Choice] = []
     rest: list[int] = []  # per option: its value beside what its own stops pay
     pays: list[list[tuple[int, int]]] = []  # per option: its distinct units, as (bit, what it pays)
     for r, cand in enumerate(cands):
-        counted = {units[n] for n in cand.nodes}
-        unit_pay = [(1 << unit_no.setdefault(u, len(unit_no)), v) for u, v in sorted(counted) if v]
+        counted = dict(units[n] for n in cand.nodes)  # each unit once, at its one value
+        unit_pay = [(1 << unit_no.setdefault(u, len(unit_no)), v) for u, v in sorted(counted.items()) if v]
         for ci, stops in cand.revenue.items():
             options.append((r, ci))
             rest.append(sum(stops) - sum(stops[:len(cand.nodes)]))
@@ -73,6 +76,7 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
     rest_at = [rest[j] for j in order]
     alone_at = [alone[j] for j in order]
     pays_at = [pays[j] for j in order]
+    units_at = [_bits(p) for p in pays_at]  # per option, its units as one mask
     left = list(counts)
     unit_value = {bit: v for p in pays_at for bit, v in p}
 
@@ -80,14 +84,13 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
         """At most what `slots` more options add: the best `slots` rests and every unit they may count."""
         reach = 0
         for i, _g in open_:
-            for bit, _v in pays_at[i]:
-                reach |= bit
+            reach |= units_at[i]
         reach &= ~covered
         return sum(sorted((max(0, rest_at[i]) for i, _g in open_), reverse=True)[:slots]) + \
             sum(v for bit, v in unit_value.items() if reach & bit)
 
     best_value, best_set = lower, None
-    seed_value, seed = _greedy_run(n, keys, klass, rest_at, pays_at, counts)
+    seed_value, seed = _greedy_run(n, keys, klass, rest_at, pays_at, units_at, counts)
     if seed_value > best_value:
         best_value, best_set = seed_value, seed
     chosen: list[int] = []
@@ -99,6 +102,9 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
         """The last train: the option that adds the most, looked for best value alone first, until an
         option's value alone (at least its gain) cannot beat the best run."""
         nonlocal best_value, best_set, scanned, stopped
+        if scanned > SCAN_LIMIT:
+            stopped = True
+            return
         for i in range(start, n):
             if value + alone_at[i] <= best_value:
                 break
@@ -108,7 +114,6 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
             gain = rest_at[i] + sum(v for bit, v in pays_at[i] if not covered & bit)
             if value + gain > best_value:
                 best_value, best_set = value + gain, [*chosen, i]
-        stopped = scanned > SCAN_LIMIT
 
     def search(start: int, value: int, covered: int, used: int, slots: int) -> None:
         nonlocal best_value, best_set, nodes, stopped, scanned
@@ -149,9 +154,9 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
             chosen.append(i)
             if value + gain > best_value:
                 best_value, best_set = value + gain, list(chosen)
-            if slots > 1 and k + 1 < len(open_):
+            if k + 1 < len(open_):
                 left[klass[i]] -= 1
-                search(i + 1, value + gain, covered | sum(bit for bit, _v in pays_at[i]), used | keys[i], slots - 1)
+                search(i + 1, value + gain, covered | units_at[i], used | keys[i], slots - 1)
                 left[klass[i]] += 1
             chosen.pop()
             if stopped:
@@ -166,8 +171,17 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
     return Packing(Status.OPTIMAL, picked, best_value, stats)
 
 
+def _bits(pays: Sequence[tuple[int, int]]) -> int:
+    """The units of (bit, pay) pairs, as one mask."""
+    mask = 0
+    for bit, _v in pays:
+        mask |= bit
+    return mask
+
+
 def _greedy_run(n: int, keys: Sequence[int], klass: Sequence[int], rest: Sequence[int],
-                pays: Sequence[Sequence[tuple[int, int]]], counts: Sequence[int]) -> tuple[int, list[int]]:
+                pays: Sequence[Sequence[tuple[int, int]]], units: Sequence[int],
+                counts: Sequence[int]) -> tuple[int, list[int]]:
     """A legal run taken greedily, the option that adds the most first (what a stop pays counted once):
     its value and its places."""
     left = list(counts)
@@ -187,4 +201,4 @@ def _greedy_run(n: int, keys: Sequence[int], klass: Sequence[int], rest: Sequenc
         value += top
         left[klass[top_i]] -= 1
         used |= keys[top_i]
-        covered |= sum(bit for bit, _v in pays[top_i])
+        covered |= units[top_i]

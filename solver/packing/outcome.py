@@ -1,6 +1,7 @@
 """What a search strategy found, in one type for all of them: the CP-SAT packing (`pack.pack`), the
-exact branch and bound (`setpack.exact_packing`), the compact circuit model
-(`compact_model.CompactModel.solve`) and the race of the two (`portfolio.race`)."""
+exact branch and bounds (`setpack.exact_packing`, and `once_pack.once_packing` when a stop pays
+once), the compact circuit model (`compact_model.CompactModel.solve`) and the race of the two
+(`portfolio.race`)."""
 
 from __future__ import annotations
 

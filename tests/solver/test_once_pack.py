@@ -89,6 +89,41 @@ def test_a_known_run_nothing_beats_is_kept(instance) -> None:
     assert (found.status, found.chosen, found.bound) == (Status.OPTIMAL, [(0, -1)], best)
 
 
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(_instances(), st.integers(0, 30))
+def test_a_search_stopped_early_keeps_a_legal_run_at_least_as_good(instance, limit: int) -> None:
+    cands, counts, groups, units = instance
+    known = [(0, next(iter(cands[0].revenue)))]  # a legal run of one route, which the search may beat
+    lower = _run_value(cands, known, units)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(once_pack, "SCAN_LIMIT", limit)
+        found = once_packing(cands, counts, groups, units, lower, known, time.monotonic() + 60)
+    assert _legal(cands, found.chosen, counts, groups)
+    assert _run_value(cands, found.chosen, units) >= lower
+    best = _brute(cands, counts, groups, units)
+    if found.status == Status.OPTIMAL:
+        assert found.bound == max(best, lower) == _run_value(cands, found.chosen, units)
+    else:
+        assert found.status == Status.UNKNOWN and found.bound is None
+
+
+def test_the_search_takes_only_the_rule_it_prices() -> None:
+    class Terms:  # the fields of RunTerms that once_search_fits reads
+        units: dict | None = {"a": ("a", 10), "b": ("b", 0)}
+        best: list = []
+        required: list = []
+        set_rules: list = []
+        drop_at: int | None = None
+
+    assert once_search_fits(Terms())  # type: ignore[arg-type]
+    for field, value in (("units", None), ("units", {"a": ("a", -10)}), ("best", [object()]),
+                         ("required", [object()]), ("set_rules", [object()]), ("drop_at", 3)):
+        other = Terms()
+        setattr(other, field, value)
+        assert not once_search_fits(other), field  # type: ignore[arg-type]
+    assert not once_search_fits(None)
+
+
 def _tram_runs(every: int) -> list:
     """Real tram positions after the bound phase, where a search is needed (greedy below the bound)."""
     runs = []
@@ -99,7 +134,7 @@ def _tram_runs(every: int) -> list:
             continue
         run = standard.enumerate_phase(board_from_snapshot(snap), SolveOptions(time_limit_s=60), standard.one_group)
         standard.bound_phase(run)
-        if once_search_fits(run.terms) and run.lower < run.upper and run.cands:
+        if once_search_fits(run.terms) and run.lower < run.upper and run.cands and sum(run.counts) > 1:
             runs.append(run)
     return runs
 
