@@ -143,7 +143,10 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
     With `maps` (the default), flagged positions carry their route maps for the HTML report."""
     skip = done_sources(out)
     written = 0
+    cut_short = out.exists() and out.stat().st_size > 0 and not out.read_bytes().endswith(b"\n")
     with out.open("a", encoding="utf-8") as fh:
+        if cut_short:  # a kill cut the last line short: the next line starts on a line of its own
+            fh.write("\n")
 
         def emit(line: dict[str, Any], flush: bool = True) -> None:
             nonlocal written

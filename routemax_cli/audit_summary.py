@@ -71,14 +71,16 @@ def summarise(lines: list[dict[str, Any]]) -> Summary:
     return s
 
 
-def read_lines(out: Path) -> list[dict[str, Any]]:
+def read_lines(out: Path, size: int | None = None) -> list[dict[str, Any]]:
+    """The audit lines in `out` (its first `size` bytes, when given); a line cut short is left out."""
+    with out.open("rb") as fh:
+        data = fh.read() if size is None else fh.read(size)
     lines = []
-    with out.open(encoding="utf-8") as fh:
-        for raw in fh:
-            try:
-                lines.append(json.loads(raw))
-            except json.JSONDecodeError:
-                continue
+    for raw in data.decode("utf-8", errors="replace").splitlines():
+        try:
+            lines.append(json.loads(raw))
+        except json.JSONDecodeError:
+            continue
     return lines
 
 

@@ -25,6 +25,7 @@ from solver.examples import EXAMPLES, example_path
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.progress import Progress, TaskID
     from rich.table import Table
 
     from solver.model.board import Board
@@ -278,7 +279,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from routemax_cli.audit_html import render
-    from routemax_cli.audit_run import default_workers, expand_paths, iter_items, make_executor, run_audit
+    from routemax_cli.audit_run import default_workers, done_sources, expand_paths, iter_items, make_executor, run_audit
     from routemax_cli.audit_summary import print_summary, read_lines, summarise
 
     err = _console(stderr=True)
@@ -291,18 +292,21 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if (args.dask or args.dask_scheduler) and not _has_dask():
         raise CliError(Exit.USAGE, "--dask needs Dask: pip install 'routemax[dask]'")
     out = Path(args.out)
-    lines = read_lines(out) if out.exists() else []  # an earlier run's lines (resumed), then this run's
+    # an earlier run's lines (a resumed audit) are read after this run: held now, every forked worker would
+    # come to copy them
+    earlier = out.stat().st_size if out.exists() else 0
+    fresh: list[dict[str, Any]] = []  # this run's lines
     workers = args.workers or default_workers()
     t0 = time.perf_counter()
     columns = (TextColumn("auditing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     objective = OBJECTIVES[args.objective] or "REVENUE_ONLY"
     with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
-        task = progress.add_task("audit", total=None, completed=len(lines))
+        task = progress.add_task("audit", total=None, completed=len(done_sources(out)) if earlier else 0)
         if err.is_terminal:  # the bar's total costs a reading of every file: counted beside the audit
-            Thread(target=lambda: progress.update(task, total=sum(1 for _ in iter_items(files))), daemon=True).start()
+            Thread(target=_count_items, args=(progress, task, files), daemon=True).start()
 
         def took(line: dict[str, Any]) -> None:
-            lines.append(line)
+            fresh.append(line)
             progress.advance(task)
         try:
             with make_executor(workers, args.dask, args.dask_scheduler) as executor:
@@ -314,6 +318,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             raise CliError(Exit.INTERRUPTED, f"interrupted: {done} positions are in {out}; "
                                              "run the same command again to resume") from None
     seconds = time.perf_counter() - t0
+    lines = (read_lines(out, earlier) if earlier else []) + fresh
     summary = summarise(lines)
     print_summary(summary, _console())
     err.print(f"{written} positions audited in {seconds:.1f} s ({written / max(seconds, 1e-9):.1f} per second), "
@@ -326,6 +331,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.fail_on_illegal and summary.total.illegal:
         return Exit.NEGATIVE
     return Exit.OK
+
+
+def _count_items(progress: Progress, task: TaskID, files: list[Path]) -> None:
+    """The progress bar's total: the positions of every file (never below what is done already)."""
+    from routemax_cli.audit_run import iter_items
+
+    total = sum(1 for _ in iter_items(files))
+    done = next((t.completed for t in progress.tasks if t.id == task), 0)
+    progress.update(task, total=max(total, done))
 
 
 def _has_dask() -> bool:
