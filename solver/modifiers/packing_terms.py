@@ -29,7 +29,7 @@ BestRouteBonus whose award need not go to the largest bonus (`most_visited_stops
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from ortools.sat.python import cp_model
@@ -56,6 +56,17 @@ class Cand(Protocol):
     nodes: tuple[str, ...]
     revenue: dict[int, list[int]]
     subsidy: dict[int, int]
+
+
+def own_stop_pay(cand: Cand, ci: int) -> int:
+    """What an option's own stops pay (its revenue list's first entries, one per stop), which StopPaysOnce
+    takes out of the run's value to count each pay unit once instead."""
+    return sum(cand.revenue[ci][:len(cand.nodes)])
+
+
+def units_paid(units: dict[str, tuple[str, int]], nodes: Iterable[str]) -> dict[str, int]:
+    """The pay units (`pay_units`) that these stops count, each once, with what it pays."""
+    return dict(units[n] for n in nodes)
 
 
 def pay_units(board: Board, rule: StopPaysOnce, classes: Sequence[Train]) -> dict[str, tuple[str, int]]:
@@ -141,8 +152,6 @@ class RunTerms:
         """Most routes a greedy run should take: with a drop from k routes, k - 1."""
         return None if self.drop_at is None else self.drop_at - 1
 
-    def _own_stops(self, cand: Cand, ci: int) -> int:
-        return sum(cand.revenue[ci][:len(cand.nodes)])
 
     def value(self, cands: Sequence[Cand], chosen: Sequence[Option]) -> int | None:
         """The exact run value of chosen options, or None when the run breaks a RequiredRoute or a
@@ -160,8 +169,8 @@ class RunTerms:
         for k in range(len(self.best)):
             total += max((self.awards(cands[r], ci)[k] for r, ci in chosen), default=0)
         if self.units is not None:  # each pay unit once
-            total -= sum(self._own_stops(cands[r], ci) for r, ci in chosen)
-            total += sum(dict(self.units[n] for r, _ in chosen for n in cands[r].nodes).values())
+            total -= sum(own_stop_pay(cands[r], ci) for r, ci in chosen)
+            total += sum(units_paid(self.units, [n for r, _ in chosen for n in cands[r].nodes]).values())
         if self.drop_at is not None and chosen and len(chosen) >= self.drop_at:
             total -= min(revenues)
         return total
@@ -196,7 +205,7 @@ class RunTerms:
         if self.units is not None:
             counting: dict[str, list[Any]] = defaultdict(list)
             for (r, ci), x in xs.items():
-                terms.append((-self._own_stops(cands[r], ci), x))
+                terms.append((-own_stop_pay(cands[r], ci), x))
                 for n in cands[r].nodes:
                     counting[self.units[n][0]].append(x)
             value_of = {u: v for u, v in self.units.values()}

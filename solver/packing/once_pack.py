@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from solver.model.cancel import CancelToken
 from solver.model.results import Status
-from solver.modifiers.packing_terms import RunTerms
+from solver.modifiers.packing_terms import RunTerms, own_stop_pay, units_paid
 from solver.packing.outcome import Choice, Packing
 from solver.packing.setpack import option_keys
 from solver.routes.candidates import Candidate
@@ -61,11 +61,11 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
     rest: list[int] = []  # per option: its value beside what its own stops pay
     pays: list[list[tuple[int, int]]] = []  # per option: its distinct units, as (bit, what it pays)
     for r, cand in enumerate(cands):
-        counted = dict(units[n] for n in cand.nodes)  # each unit once, at its one value
+        counted = units_paid(units, cand.nodes)
         unit_pay = [(1 << unit_no.setdefault(u, len(unit_no)), v) for u, v in sorted(counted.items()) if v]
         for ci, stops in cand.revenue.items():
             options.append((r, ci))
-            rest.append(sum(stops) - sum(stops[:len(cand.nodes)]))
+            rest.append(sum(stops) - own_stop_pay(cand, ci))
             pays.append(unit_pay)
     alone = [rest[j] + sum(v for _b, v in pays[j]) for j in range(len(options))]
     keys_of = option_keys(cands, options, groups)
@@ -80,6 +80,31 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
     left = list(counts)
     unit_value = {bit: v for p in pays_at for bit, v in p}
 
+    def gain_of(i: int, covered: int) -> int:
+        """What option i adds to a run that counts the units `covered`."""
+        return rest_at[i] + sum(v for bit, v in pays_at[i] if not covered & bit)
+
+    def greedy_run() -> tuple[int, list[int]]:
+        """A legal run taken greedily, the option that adds the most first: its value and its places."""
+        room = list(counts)
+        covered = used = value = 0
+        run: list[int] = []
+        while True:
+            top, top_i = 0, -1
+            for i in range(n):
+                if keys[i] & used or not room[klass[i]]:
+                    continue
+                gain = gain_of(i, covered)
+                if gain > top:
+                    top, top_i = gain, i
+            if top_i < 0:
+                return value, sorted(run)
+            run.append(top_i)
+            value += top
+            room[klass[top_i]] -= 1
+            used |= keys[top_i]
+            covered |= units_at[top_i]
+
     def _union_bound(open_: list[tuple[int, int]], slots: int, covered: int) -> int:
         """At most what `slots` more options add: the best `slots` rests and every unit they may count."""
         reach = 0
@@ -90,7 +115,7 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
             sum(v for bit, v in unit_value.items() if reach & bit)
 
     best_value, best_set = lower, None
-    seed_value, seed = _greedy_run(n, keys, klass, rest_at, pays_at, units_at, counts)
+    seed_value, seed = greedy_run()
     if seed_value > best_value:
         best_value, best_set = seed_value, seed
     chosen: list[int] = []
@@ -111,7 +136,7 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
             scanned += 1
             if keys[i] & used or not left[klass[i]]:
                 continue
-            gain = rest_at[i] + sum(v for bit, v in pays_at[i] if not covered & bit)
+            gain = gain_of(i, covered)
             if value + gain > best_value:
                 best_value, best_set = value + gain, [*chosen, i]
 
@@ -129,7 +154,7 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
         for i in range(start, n):
             if keys[i] & used or not left[klass[i]]:
                 continue
-            gain = rest_at[i] + sum(v for bit, v in pays_at[i] if not covered & bit)
+            gain = gain_of(i, covered)
             if gain > 0:
                 open_.append((i, gain))
         # per entry, the most the best `slots - 1` gains after it add (gains only shrink as the run grows)
@@ -178,27 +203,3 @@ def _bits(pays: Sequence[tuple[int, int]]) -> int:
         mask |= bit
     return mask
 
-
-def _greedy_run(n: int, keys: Sequence[int], klass: Sequence[int], rest: Sequence[int],
-                pays: Sequence[Sequence[tuple[int, int]]], units: Sequence[int],
-                counts: Sequence[int]) -> tuple[int, list[int]]:
-    """A legal run taken greedily, the option that adds the most first (what a stop pays counted once):
-    its value and its places."""
-    left = list(counts)
-    covered = used = value = 0
-    run: list[int] = []
-    while True:
-        top, top_i = 0, -1
-        for i in range(n):
-            if keys[i] & used or not left[klass[i]]:
-                continue
-            gain = rest[i] + sum(v for bit, v in pays[i] if not covered & bit)
-            if gain > top:
-                top, top_i = gain, i
-        if top_i < 0:
-            return value, sorted(run)
-        run.append(top_i)
-        value += top
-        left[klass[top_i]] -= 1
-        used |= keys[top_i]
-        covered |= units[top_i]

@@ -178,10 +178,12 @@ def search_phase(run: _Run) -> Packing:
         return Packing(Status.OPTIMAL, run.lower_pack, run.lower)
     found = Packing(Status.UNKNOWN, run.lower_pack, None)
     if run.terms is None or once_search_fits(run.terms):  # a branch and bound first, CP-SAT after it
-        found = exact_packing(cands, run.counts, run.groups, run.lower, run.lower_pack,
-                              budget.share_of_search(BB_SHARE), run.opts.cancel) if run.terms is None else \
-            once_packing(cands, run.counts, run.groups, run.terms.units or {}, run.lower, run.lower_pack,
-                         budget.share_of_search(BB_SHARE), run.opts.cancel)
+        if run.terms is None:  # plain packing
+            found = exact_packing(cands, run.counts, run.groups, run.lower, run.lower_pack,
+                                  budget.share_of_search(BB_SHARE), run.opts.cancel)
+        else:  # a stop pays once
+            found = once_packing(cands, run.counts, run.groups, run.terms.units or {}, run.lower, run.lower_pack,
+                                 budget.share_of_search(BB_SHARE), run.opts.cancel)
         if found.status == Status.UNKNOWN:
             run.lower_pack = found.chosen  # the best packing found: CP-SAT's hint
         run.stats.update(found.stats)
