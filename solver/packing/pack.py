@@ -7,6 +7,7 @@ Identical trains form one class with a count, so the model has no train symmetry
 from __future__ import annotations
 
 import heapq
+import math
 import time
 from collections import defaultdict
 from collections.abc import Hashable, Iterable
@@ -174,23 +175,35 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
     upper = sum(sum(t) for t in tops.values()) + (terms.upper_extra(cands) if terms is not None else 0)
     if terms is None and upper > lower and all(lows[ci] > lower - upper + t[-1] for ci, t in tops.items()
                                                if len(t) == counts[ci]):
-        # every option could beat `lower` (`could_beat` below holds for the least of each class): none dropped,
+        # every option could beat `lower` (the least of each class is above its `floor` below): none dropped,
         # and the known packing's pairs in the order the loop gives them
         return list(cands), sorted(keep, key=lambda p: (p[0], list(values[p[0]]).index(p[1]))), upper
-    kept_pairs = set(keep)
+    # an option beats `lower` paired with the best of every other train when it earns more than its class's
+    # floor: upper - t[-1] + v > lower for the class's weakest top t[-1] (any option, with fewer options than
+    # trains); none does when upper <= lower
+    floor = {ci: (lower - upper + t[-1] if len(t) == counts[ci] else -math.inf) if upper > lower else math.inf
+             for ci, t in tops.items()}
+    kept_at: dict[int, set[int]] = defaultdict(set)  # the known packing's classes per route
+    for r, ci in keep:
+        kept_at[r].add(ci)
     out: list[Candidate] = []
     new_keep: list[Choice] = []
-
-    def could_beat(v: int, ci: int) -> bool:  # paired with the best of every other train, it beats `lower`
-        t = tops[ci]
-        return (upper - t[-1] + v if len(t) == counts[ci] and v < t[-1] else upper) > lower
-
     for r, c in enumerate(cands):
+        vs = values[r]
+        mine = kept_at.get(r)
+        if mine is None:
+            for ci, v in vs.items():
+                if v <= floor[ci]:
+                    break
+            else:  # the common case: every class keeps the route as it is
+                out.append(c)
+                continue
         required = terms is not None and terms.qualifies(c)
-        kept = [ci for ci, v in values[r].items() if required or (r, ci) in kept_pairs or could_beat(v, ci)]
+        kept = [ci for ci, v in vs.items() if required or v > floor[ci] or (mine is not None and ci in mine)]
         if not kept:
             continue
-        new_keep.extend((len(out), ci) for ci in kept if (r, ci) in kept_pairs)
+        if mine is not None:
+            new_keep.extend((len(out), ci) for ci in kept if ci in mine)
         out.append(c if len(kept) == len(c.revenue) else  # the common case: the route as it is
                    Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue={ci: c.revenue[ci] for ci in kept},
                              bits=c.bits, subsidy={ci: v for ci, v in c.subsidy.items() if ci in kept}))
