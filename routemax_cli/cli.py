@@ -301,7 +301,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     columns = (TextColumn("auditing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     objective = OBJECTIVES[args.objective] or "REVENUE_ONLY"
     with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
-        task = progress.add_task("audit", total=None, completed=len(done_sources(out)) if earlier else 0)
+        # a resumed audit's bar starts at the positions done before (counted only for a terminal that shows it)
+        task = progress.add_task("audit", total=None,
+                                 completed=len(done_sources(out)) if earlier and err.is_terminal else 0)
         if err.is_terminal:  # the bar's total costs a reading of every file: counted beside the audit
             Thread(target=_count_items, args=(progress, task, files), daemon=True).start()
 

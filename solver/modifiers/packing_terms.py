@@ -152,7 +152,6 @@ class RunTerms:
         """Most routes a greedy run should take: with a drop from k routes, k - 1."""
         return None if self.drop_at is None else self.drop_at - 1
 
-
     def value(self, cands: Sequence[Cand], chosen: Sequence[Option]) -> int | None:
         """The exact run value of chosen options, or None when the run breaks a RequiredRoute or a
         RouteSetRule."""

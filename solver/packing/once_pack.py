@@ -76,7 +76,7 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
     rest_at = [rest[j] for j in order]
     alone_at = [alone[j] for j in order]
     pays_at = [pays[j] for j in order]
-    units_at = [_bits(p) for p in pays_at]  # per option, its units as one mask
+    units_at = [sum(bit for bit, _v in p) for p in pays_at]  # per option, its units (distinct bits) as one mask
     left = list(counts)
     unit_value = {bit: v for p in pays_at for bit, v in p}
 
@@ -194,12 +194,4 @@ def once_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequ
     if stopped:
         return Packing(Status.UNKNOWN, picked, None, stats)
     return Packing(Status.OPTIMAL, picked, best_value, stats)
-
-
-def _bits(pays: Sequence[tuple[int, int]]) -> int:
-    """The units of (bit, pay) pairs, as one mask."""
-    mask = 0
-    for bit, _v in pays:
-        mask |= bit
-    return mask
 
