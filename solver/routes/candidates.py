@@ -511,6 +511,8 @@ class _Builder:
         self._fits: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}  # (token, crossings, cost, code) -> classes
         # per class, `spread_bonus`'s weights: per stop, per hex, once, and per leg (by id; the legs are the graph's)
         self._spread: dict[int, tuple[dict[str, int], dict[str, int], int, dict[int, int]]] = {}
+        # per class, the stops some route bonus reads (None: a bonus reads path hexes), for `misses_bonuses`
+        self._bonus_reads: dict[int, frozenset[str] | None] = {}
 
     def over(self, shapes: list[RouteShape]) -> _Builder:
         """A builder of the same classes over other shapes, sharing every table read per class or stop."""
@@ -583,6 +585,8 @@ class _Builder:
             node, hexes, const = self.pricer.bonus_weights(self.classes[ci].name, self.stop_upper(ci))
             weights = self._spread[ci] = (node, hexes, const, {})
         node, hexes, const, per_leg = weights
+        if self.misses_bonuses(k, ci):  # no stop it weighs and no hex bonus: the constant alone
+            return const
         total = const + sum(node.get(n, 0) for n in nodes_)
         for leg in legs:
             w = per_leg.get(id(leg))
@@ -602,9 +606,22 @@ class _Builder:
         """At least what the bonuses (and subsidy) this shape's own stops and path can hit add for class ci."""
         if self.pricer is None or self.pricer.mods is None:
             return 0
+        if self.misses_bonuses(k, ci):
+            return 0
         nodes_, legs = self.shapes[k].nodes, self.shapes[k].legs
         return self.pricer.route_cap(self.classes[ci].name, [self.board.nodes[n] for n in nodes_],
                                      self.stop_upper(ci), legs)
+
+    def misses_bonuses(self, k: int, ci: int) -> bool:
+        """Whether shape k can hit none of class ci's route bonuses: none reads path hexes and none reads
+        any of its stops (then no bonus adds to it)."""
+        if ci not in self._bonus_reads:
+            d = self.pricer.train_mods(self.classes[ci].name) if self.pricer is not None else None
+            bonuses = d.mods.bonuses if d is not None else None
+            self._bonus_reads[ci] = frozenset() if bonuses is None else None if bonuses.uses_path else \
+                frozenset(nid for nid, n in self.board.nodes.items() if bonuses.reads(n))
+        found = self._bonus_reads[ci]
+        return found is not None and found.isdisjoint(self.shapes[k].nodes)
 
     def quick_uppers(self, ci: int, scan: _Scan) -> list[int]:
         """`upper(k, ci)` of the shapes in order, worked out a block of shapes at a time; fewer than all

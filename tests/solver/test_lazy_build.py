@@ -13,6 +13,7 @@ from solver.input.snapshot import board_from_snapshot
 from solver.model.results import SolveOptions
 from solver.optimiser import solve
 from solver.routes import candidates
+from solver.rulesets.r_standard.solve import LAZY_TRAINS
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
 
@@ -38,3 +39,17 @@ def test_the_lazy_build_gives_the_optimum_of_pricing_every_route(monkeypatch: py
         full = solve(board_from_snapshot(RAWS[i]), SolveOptions(time_limit_s=60))
         assert full.stats.get("never_priced", 0) == 0
         assert (full.revenue, full.subsidy) == value, RAWS[i].get("source")
+
+
+def test_with_more_trains_every_route_is_priced() -> None:
+    """With more than LAZY_TRAINS trains the others' best routes leave almost every route able to matter, so the
+    rounds of the lazy build would cost more than they save: every route is priced (and the answer is the
+    one the lazy build gave, checked on the corpus)."""
+    many = 0
+    for raw in stress_snapshots("1882"):
+        board = board_from_snapshot(raw)
+        answer = solve(board, SolveOptions(time_limit_s=60))
+        if len(board.trains) > LAZY_TRAINS and answer.stats["candidates"] >= candidates.LAZY_FROM:
+            many += 1
+            assert answer.stats.get("never_priced", 0) == 0
+    assert many >= 3
