@@ -12,9 +12,9 @@ is a run (a lower bound) either way.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 
+from solver.packing.bit_table import users_per_bit
 from solver.packing.outcome import Choice
 from solver.routes.candidates import Candidate, mask_bits
 
@@ -52,11 +52,7 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str], beat
         firsts = seconds
     if not seconds:
         return best
-    rows: dict[int, bytearray] = defaultdict(lambda: bytearray(len(seconds) // 8 + 1))
-    for j, (_v, r) in enumerate(seconds):
-        for bit in _bits(cands[r], bits_of):
-            rows[bit][j >> 3] |= 1 << (j & 7)
-    users = {bit: int.from_bytes(row, "little") for bit, row in rows.items()}  # track key -> the seconds using it
+    users = users_per_bit([cands[r].mask for _v, r in seconds])  # track key -> the seconds using it
     place = {r: j for j, (_v, r) in enumerate(seconds)}
     everyone = (1 << len(seconds)) - 1
     for i, (value, r) in enumerate(firsts[:MAX_FIRST]):

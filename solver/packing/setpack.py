@@ -31,6 +31,7 @@ import numpy as np
 
 from solver.model.cancel import CancelToken
 from solver.model.results import Status
+from solver.packing.bit_table import as_ints, bit_table
 from solver.packing.outcome import Choice, Packing
 from solver.routes.candidates import Candidate
 
@@ -71,12 +72,7 @@ def _merged_keys(masks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
     """Per merged key, the options using it (a bit set over options), and per option its merged
     keys (a small mask). Keys used by the same options are merged into one; keys used by a
     single option are dropped (they exclude nothing)."""
-    width = max((m.bit_length() for m in masks), default=0)
-    if n == 0 or width == 0:
-        return [], [0] * n
-    nbytes = (width + 7) // 8
-    raw = np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), dtype=np.uint8)
-    table = np.unpackbits(raw.reshape(n, nbytes), axis=1, bitorder="little")  # option x key
+    table = bit_table(masks)  # option x key
     table = table[:, np.count_nonzero(table, axis=0) > 1]
     columns = np.packbits(table.T, axis=1, bitorder="little")  # key x option, as bytes
     first: dict[bytes, int] = {}
@@ -86,8 +82,7 @@ def _merged_keys(masks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
         return [], [0] * n
     keep = sorted(first.values())
     users = [int.from_bytes(columns[k].tobytes(), "little") for k in keep]
-    per_option = np.packbits(table[:, keep], axis=1, bitorder="little")
-    kmask = [int.from_bytes(row.tobytes(), "little") for row in per_option]
+    kmask = as_ints(table[:, keep])
     return users, kmask
 
 
