@@ -18,7 +18,13 @@ from typing import NamedTuple
 from solver.model.board import NODE_KINDS, Board, DistanceRow, Node, Train
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg, PathIndex, walk_legs
-from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer, pays_every_stop
+from solver.modifiers.candidate_values import (
+    EVERY_STOP_PAYS,
+    ILLEGAL,
+    CandidatePricer,
+    candidate_pricer,
+    pays_every_stop,
+)
 from solver.routes.route_bound import ReachBound, bounded_train, flat_bound, reach_bound, reach_left
 from solver.routes.station_reach import Reach, stops_within
 from solver.rules.route_rules import train_findings
@@ -511,8 +517,9 @@ class _Builder:
         self._fits: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}  # (token, crossings, cost, code) -> classes
         # per class, `spread_bonus`'s weights: per stop, per hex, once, and per leg (by id; the legs are the graph's)
         self._spread: dict[int, tuple[dict[str, int], dict[str, int], int, dict[int, int]]] = {}
-        # per class, the stops some route bonus reads (None: a bonus reads path hexes), for `misses_bonuses`
-        self._bonus_reads: dict[int, frozenset[str] | None] = {}
+        # per class, the stops some route bonus reads (None: a bonus reads path hexes) and whether only a route's
+        # ends can hit them, for `misses_bonuses`
+        self._bonus_reads: dict[int, tuple[frozenset[str] | None, bool]] = {}
 
     def over(self, shapes: list[RouteShape]) -> _Builder:
         """A builder of the same classes over other shapes, sharing every table read per class or stop."""
@@ -614,14 +621,21 @@ class _Builder:
 
     def misses_bonuses(self, k: int, ci: int) -> bool:
         """Whether shape k can hit none of class ci's route bonuses: none reads path hexes and none reads
-        any of its stops (then no bonus adds to it)."""
+        any of its stops, or, on a train paying every stop whose bonuses read a route's ends only (StopBonus
+        `endpoint`), any of its two ends (then no bonus adds to it)."""
         if ci not in self._bonus_reads:
-            d = self.pricer.train_mods(self.classes[ci].name) if self.pricer is not None else None
+            train = self.classes[ci]
+            d = self.pricer.train_mods(train.name) if self.pricer is not None else None
             bonuses = d.mods.bonuses if d is not None else None
-            self._bonus_reads[ci] = frozenset() if bonuses is None else None if bonuses.uses_path else \
+            read = frozenset() if bonuses is None else None if bonuses.uses_path else \
                 frozenset(nid for nid, n in self.board.nodes.items() if bonuses.reads(n))
-        found = self._bonus_reads[ci]
-        return found is not None and found.isdisjoint(self.shapes[k].nodes)
+            ends = d is not None and d.ends_only and self.plain[ci] and train.unit in EVERY_STOP_PAYS
+            self._bonus_reads[ci] = (read, ends)
+        read, ends = self._bonus_reads[ci]
+        if read is None:
+            return False
+        nodes_ = self.shapes[k].nodes
+        return read.isdisjoint((nodes_[0], nodes_[-1]) if ends else nodes_)
 
     def quick_uppers(self, ci: int, scan: _Scan) -> list[int]:
         """`upper(k, ci)` of the shapes in order, worked out a block of shapes at a time; fewer than all

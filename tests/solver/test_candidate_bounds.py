@@ -20,6 +20,7 @@ from solver.packing.pack import train_classes
 from solver.routes.candidates import _Builder, _Scan, build_leg_graph, enumerate_routes, standard_walk_rules
 from tests.conftest import CORPUS
 from tests.support.corpus_files import TITLE_FILES, priced_positions
+from tests.support.stress_boards import stress_snapshots
 
 ROUTES_PER_BOARD = 4000
 
@@ -101,3 +102,26 @@ def test_the_spread_bound_counts_path_hex_bonuses() -> None:
     spreads = [builder.spread_bonus(k, 0) for k in range(len(shapes))]
     assert max(spreads) > 0 and min(spreads) < max(spreads)
     assert _too_high(raw) == []
+
+
+def test_an_endpoint_bonus_is_bounded_by_the_route_ends() -> None:
+    """1870: a destination bonus pays only where a route starts or ends (StopBonus `endpoint`), and this
+    company has a token at its destination, so many routes pass it on the way. The bounds still hold,
+    and on a train paying every stop a route with the destination in its middle gets no bonus in its
+    tight bound (the lazy build may leave it unpriced where its stops alone cannot beat the floor)."""
+    raw = stress_snapshots("1870")[1]
+    board = board_from_snapshot(raw)
+    ends_only = [m for m in board.modifiers if getattr(m, "endpoint", False)]
+    assert ends_only and all(t["distance_unit"] == "stops" for t in raw["trains"])
+    assert _too_high(raw) == []
+    classes = train_classes(board.trains)[0]
+    graph = build_leg_graph(board)
+    pricer = candidate_pricer(board, True)
+    shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD,
+                                 rules=standard_walk_rules(board, *pricer.walk_limits))
+    builder = _Builder(board, graph, classes, shapes, pricer)
+    hexes = {h for m in ends_only for h, _v in m.hexes}
+    middle = [k for k, s in enumerate(shapes) if board.nodes[s.nodes[0]].hex not in hexes
+              and board.nodes[s.nodes[-1]].hex not in hexes and any(board.nodes[n].hex in hexes for n in s.nodes)]
+    assert len(middle) > 100
+    assert all(builder.tight_bonus(k, 0) == 0 for k in middle)
