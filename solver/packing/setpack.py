@@ -245,8 +245,15 @@ def _options(cands: Sequence[Candidate], groups: Sequence[str], merge: bool
     values: list[int] = []
     fits: list[int] = []
     for r, c in enumerate(cands):
+        totals = c.totals
+        if len(totals) == 1:  # a route of one class (most, on boards of several classes): its one option
+            for ci, v in totals.items():
+                options.append((r, ci))
+                values.append(v)
+                fits.append(1 << ci)
+            continue
         same: dict[tuple[str, int], int] = {}  # (track group, value) -> option index
-        for ci, v in c.totals.items():
+        for ci, v in totals.items():
             k = same.get((groups[ci], v)) if merge else None
             if k is None:
                 same[(groups[ci], v)] = len(options)

@@ -520,6 +520,7 @@ class _Builder:
         # per class, the stops some route bonus reads (None: a bonus reads path hexes) and whether only a route's
         # ends can hit them, for `misses_bonuses`
         self._bonus_reads: dict[int, tuple[frozenset[str] | None, bool]] = {}
+        self._price_keys: dict[int, int] = {}  # per class, `_price_key`
 
     def over(self, shapes: list[RouteShape]) -> _Builder:
         """A builder of the same classes over other shapes, sharing every table read per class or stop."""
@@ -738,9 +739,9 @@ class _Builder:
             priced = None
             if pricer is not None:
                 # trains paid alike get alike bonuses (of one unit: a list train's route that earns nothing is
-                # priced apart)
-                table = (self.same_table[ci], id(pricer.train_mods(train.name)), train.unit) \
-                    if plain_revs is not None else None
+                # priced apart), and so do train names the same modifiers admit where the pricer prices from
+                # the stops' pay and the modifiers alone (`CandidatePricer.price`: every stop pays, no CountedStops)
+                table = (self.same_table[ci], self._price_key(ci), train.unit) if plain_revs is not None else None
                 if table is None or table not in priced_by_table:
                     priced = pricer.price(train, nodes_, plain_revs, legs)
                     if table is not None:
@@ -771,6 +772,18 @@ class _Builder:
                 if subsidy:
                     cand.subsidy[ci] = subsidy
         return cand, back
+
+    def _price_key(self, ci: int) -> int:
+        """Which modifiers price class ci's routes (`price` shares a price between classes paid alike): the
+        modifiers themselves where the pricer prices a route from its stops' pay and them alone, else the
+        train name's own view of them."""
+        found = self._price_keys.get(ci)
+        if found is None:
+            train = self.classes[ci]
+            d = self.pricer.train_mods(train.name)  # type: ignore[union-attr]
+            shared = d is None or (train.unit in EVERY_STOP_PAYS and d.mods.counted_stops is None)
+            found = self._price_keys[ci] = id(d.mods) if shared and d is not None else id(d)
+        return found
 
     def locals(self) -> list[Candidate]:
         """One-stop runs of local trains: a tokened city each, kept whatever they earn."""
