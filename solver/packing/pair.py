@@ -31,7 +31,8 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str], beat
     class) choices; None when the company does not run exactly two trains on one track group. With
     `beat` (a run known to earn that much), a pair that cannot earn more is not looked for: the answer
     is then the best run only when that run earns more than `beat`. `bits_of`: a candidate's track bits in
-    any order (default: read from its mask), asked once per candidate and kept in `Candidate.bits`."""
+    any order (default: read from its mask), asked once per first route and kept in `Candidate.bits`; the
+    partners' track is read from their masks at once (`bit_table.users_per_bit`)."""
     classes = [ci for ci, n in enumerate(counts) if n]
     if sum(counts) != 2 or len({groups[ci] for ci in classes}) != 1:
         return None
