@@ -25,16 +25,21 @@ from tests.support.stress_boards import stress_snapshots
 ROUTES_PER_BOARD = 4000
 
 
-def _too_high(raw: dict) -> list[tuple]:
-    """(route, class, value, quick bound, tight bound, spread bound) of every route whose value beats a
-    bound, or whose spread bound is below its tight bound."""
-    board = board_from_snapshot(raw)
+def _walked(board) -> _Builder:
+    """A builder over the board's walked routes (at most ROUTES_PER_BOARD), as the solver walks them."""
     classes = train_classes(board.trains)[0]
     graph = build_leg_graph(board)
     pricer = candidate_pricer(board, True)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
     shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD, rules=walk)
-    builder = _Builder(board, graph, classes, shapes, pricer)
+    return _Builder(board, graph, classes, shapes, pricer)
+
+
+def _too_high(raw: dict) -> list[tuple]:
+    """(route, class, value, quick bound, tight bound, spread bound) of every route whose value beats a
+    bound, or whose spread bound is below its tight bound."""
+    builder = _walked(board_from_snapshot(raw))
+    classes, shapes = builder.classes, builder.shapes
     for ci in range(len(classes)):  # the one-train search's bounds, a block at a time, are `upper`'s
         assert builder.quick_uppers(ci, _Scan(None, None)) == [builder.upper(k, ci) for k in range(len(shapes))]
     bad = []
@@ -93,12 +98,8 @@ def test_the_spread_bound_counts_path_hex_bonuses() -> None:
     raw = priced_positions(CORPUS / "1817" / "15528.jsonl.gz")[-1]
     board = board_from_snapshot(raw)
     assert any(m.scope == "path_hexes" for m in board.modifiers if hasattr(m, "scope"))
-    classes = train_classes(board.trains)[0]
-    graph = build_leg_graph(board)
-    pricer = candidate_pricer(board, True)
-    shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD,
-                                 rules=standard_walk_rules(board, *pricer.walk_limits))
-    builder = _Builder(board, graph, classes, shapes, pricer)
+    builder = _walked(board)
+    shapes = builder.shapes
     spreads = [builder.spread_bonus(k, 0) for k in range(len(shapes))]
     assert max(spreads) > 0 and min(spreads) < max(spreads)
     assert _too_high(raw) == []
@@ -114,12 +115,8 @@ def test_an_endpoint_bonus_is_bounded_by_the_route_ends() -> None:
     ends_only = [m for m in board.modifiers if getattr(m, "endpoint", False)]
     assert ends_only and all(t["distance_unit"] == "stops" for t in raw["trains"])
     assert _too_high(raw) == []
-    classes = train_classes(board.trains)[0]
-    graph = build_leg_graph(board)
-    pricer = candidate_pricer(board, True)
-    shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD,
-                                 rules=standard_walk_rules(board, *pricer.walk_limits))
-    builder = _Builder(board, graph, classes, shapes, pricer)
+    builder = _walked(board)
+    shapes = builder.shapes
     hexes = {h for m in ends_only for h, _v in m.hexes}
     middle = [k for k, s in enumerate(shapes) if board.nodes[s.nodes[0]].hex not in hexes
               and board.nodes[s.nodes[-1]].hex not in hexes and any(board.nodes[n].hex in hexes for n in s.nodes)]
