@@ -31,7 +31,7 @@ import numpy as np
 
 from solver.model.cancel import CancelToken
 from solver.model.results import Status
-from solver.packing.bit_table import as_ints, bit_table
+from solver.packing.bit_table import bit_columns, holders, masks_over, row_int
 from solver.packing.outcome import Choice, Packing
 from solver.routes.candidates import Candidate
 
@@ -72,18 +72,15 @@ def _merged_keys(masks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
     """Per merged key, the options using it (a bit set over options), and per option its merged
     keys (a small mask). Keys used by the same options are merged into one; keys used by a
     single option are dropped (they exclude nothing)."""
-    table = bit_table(masks)  # option x key
-    table = table[:, np.count_nonzero(table, axis=0) > 1]
-    columns = np.packbits(table.T, axis=1, bitorder="little")  # key x option, as bytes
+    columns = bit_columns(masks)  # key x option, packed
+    columns = columns[holders(columns) > 1]
     first: dict[bytes, int] = {}
     for k, col in enumerate(columns):
         first.setdefault(col.tobytes(), k)
     if not first:
         return [], [0] * n
     keep = sorted(first.values())
-    users = [int.from_bytes(columns[k].tobytes(), "little") for k in keep]
-    kmask = as_ints(table[:, keep])
-    return users, kmask
+    return [row_int(columns[k]) for k in keep], masks_over(columns[keep], n)
 
 
 class _Slots:
@@ -187,11 +184,23 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
                 cache[mj] = keep
         return keep
 
+    within, used, room, closes_t = slots_left.within, slots_left.used, slots_left.room, slots_left.closes
+
+    def last_but_one(fit_j: int) -> int:
+        """With two trains left, what choosing an option of `fit_j` closes for the last one: the options
+        of each class set it fills (no count changes: the last train's choice needs none)."""
+        keep = full
+        for t in within[fit_j]:
+            if used[t] + 1 == room[t]:
+                keep &= closes_t[t]
+        return keep
+
     def search(open_: int, value: int, slots: int) -> None:
         nonlocal best_value, best_set
         if value > best_value:
             best_value, best_set = value, list(chosen)
         x = open_
+        leaf_close: dict[int, int] = {}  # with two trains left: per fit, `last_but_one`
         while x:
             j = x.bit_length() - 1
             x ^= 1 << j  # positive masks only: Python's AND with a negative int is several times slower
@@ -208,16 +217,23 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
             if nodes[0] % CHECK_EVERY == 0 and out_of_time():
                 stopped[0] = True
                 return
-            child = slots_left.take(fit[j], x & left_open(j))
             if slots == 2:  # one train after j: its best open option completes the packing (no call)
+                fj = fit[j]
+                close = leaf_close.get(fj)
+                if close is None:
+                    close = leaf_close[fj] = last_but_one(fj)
+                keep = cache.get(kmask[j])  # `left_open`, inlined
+                child = x & (keep if keep is not None else left_open(j))
+                if close != full:
+                    child &= close
                 if value + vj > best_value:
                     best_value, best_set = value + vj, chosen + [j]
                 if child:
                     k = child.bit_length() - 1
                     if value + vj + vals[k] > best_value:
                         best_value, best_set = value + vj + vals[k], chosen + [j, k]
-                slots_left.give_back(fit[j])
                 continue
+            child = slots_left.take(fit[j], x & left_open(j))
             chosen.append(j)
             search(child, value + vj, slots - 1)
             chosen.pop()

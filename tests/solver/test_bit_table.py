@@ -6,21 +6,38 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.packing.bit_table import as_ints, bit_table, users_per_bit
+from solver.packing.bit_table import bit_columns, holders, masks_over, row_int, users_per_bit
 
-MASKS = st.lists(st.integers(0, (1 << 150) - 1) | st.sampled_from([0, 1, 1 << 149]), max_size=40)
+MASKS = st.lists(st.integers(0, (1 << 150) - 1) | st.sampled_from([0, 1, 1 << 63, 1 << 64, 1 << 149]), max_size=40)
 
 
 @settings(max_examples=300, deadline=None)
 @given(MASKS)
-def test_rows_are_the_masks_and_columns_their_users(masks: list[int]) -> None:
-    table = bit_table(masks)
+def test_columns_are_each_bits_holders_and_turn_back_into_the_masks(masks: list[int]) -> None:
+    columns = bit_columns(masks)
     width = max((m.bit_length() for m in masks), default=0)
-    assert table.shape == (len(masks), width)
-    if masks:
-        assert as_ints(table) == masks
+    assert columns.shape[0] == width
+    for bit in range(width):
+        users = sum(1 << j for j, m in enumerate(masks) if m >> bit & 1)
+        assert row_int(columns[bit]) == users
+        assert holders(columns)[bit] == users.bit_count()
+    assert masks_over(columns, len(masks)) == masks
+
+
+@settings(max_examples=300, deadline=None)
+@given(MASKS, st.data())
+def test_some_rows_give_the_masks_over_those_bits(masks: list[int], data: st.DataObject) -> None:
+    columns = bit_columns(masks)
+    rows = sorted(data.draw(st.sets(st.integers(0, max(0, len(columns) - 1)), max_size=len(columns))))
+    expect = [sum(1 << q for q, bit in enumerate(rows) if m >> bit & 1) for m in masks]
+    assert masks_over(columns[rows], len(masks)) == expect
+
+
+@settings(max_examples=300, deadline=None)
+@given(MASKS)
+def test_users_per_bit_names_every_held_bit_once(masks: list[int]) -> None:
     users = users_per_bit(masks)
-    for bit in range(width + 2):
-        holders = sum(1 << j for j, m in enumerate(masks) if m >> bit & 1)
-        assert users.get(bit, 0) == holders
-        assert (bit in users) == (holders != 0)
+    for bit in range(max((m.bit_length() for m in masks), default=0) + 2):
+        holders_ = sum(1 << j for j, m in enumerate(masks) if m >> bit & 1)
+        assert users.get(bit, 0) == holders_
+        assert (bit in users) == (holders_ != 0)
