@@ -12,6 +12,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,18 @@ def _one_error_line(err: str) -> str:
     assert len(lines) == 1, err
     assert "Traceback" not in err
     return lines[0]
+
+
+@contextmanager
+def _sigint_as_at_a_terminal() -> Iterator[None]:
+    """Children started inside get SIGINT at its default, as at a terminal where Ctrl-C is pressed. A test
+    run that a shell without job control started in the background ignores SIGINT, and a child inherits
+    that (its Python then installs no KeyboardInterrupt handler); a handler set here is reset at exec."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
@@ -181,15 +195,16 @@ def test_version_and_help(capsys) -> None:
 
 
 def test_ctrl_c_during_a_solve_prints_the_best_so_far_and_exits_130(tmp_path: Path) -> None:
-    """A real process: SIGINT while CP-SAT searches a board too big to prove quickly."""
+    """A real process: SIGINT mid-solve on a board too big to prove quickly."""
     from tests.support.boards import dense_board
 
     board = dense_board(6)
     path = _write(tmp_path, "dense.json", json.dumps(board.snapshot()))
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([sys.executable, "-m", "routemax", "solve", str(path), "--time-limit", "20", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
-    time.sleep(8.0)  # past the enumeration, into the search
+    with _sigint_as_at_a_terminal():
+        proc = subprocess.Popen([sys.executable, "-m", "routemax", "solve", str(path), "--time-limit", "20", "--json"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    time.sleep(8.0)  # well into the solve (its proof takes about 14 s here, most of it listing routes)
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
@@ -219,7 +234,8 @@ def test_ctrl_c_during_an_audit_stops_cleanly_and_the_audit_resumes(tmp_path: Pa
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     cmd = [sys.executable, "-m", "routemax", "audit", str(CORPUS / "1830"), str(CORPUS / "1846"), "--out", str(out),
            "--workers", "2"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    with _sigint_as_at_a_terminal():
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 5):
         time.sleep(0.02)
