@@ -189,21 +189,28 @@ def _costs_of(code: int) -> dict[str, int]:
     return {k: c for k, shift in KIND_SHIFT.items() if (c := (code >> shift) & ((1 << KIND_BITS) - 1))}
 
 
-def _pour_by_kind(trains: Sequence[Train]) -> Callable[[int], bool]:
-    """Whether some of these list trains takes a route of this `kind_code` (their pours, cached)."""
-    cache: dict[int, bool] = {}
-    rows = [t.rows for t in trains]
+class _PourByKind:
+    """Whether some of these list trains takes a route of this `kind_code` (their pours, cached in `known`,
+    which the route walk reads directly: a dict lookup per step instead of a call)."""
 
-    def fits(code: int) -> bool:
-        found = cache.get(code)
+    def __init__(self, trains: Sequence[Train]) -> None:
+        self.rows = [t.rows for t in trains]
+        self.known: dict[int, bool] = {}
+
+    def __call__(self, code: int) -> bool:
+        found = self.known.get(code)
         if found is None:
             costs = _costs_of(code)
-            found = cache[code] = any(pour_fits_costs(r, costs) for r in rows)
+            found = self.known[code] = any(pour_fits_costs(r, costs) for r in self.rows)
         return found
-    return fits
 
 
-def _list_pour(trains: Sequence[Train]) -> Callable[[int], bool] | None:
+def _pour_by_kind(trains: Sequence[Train]) -> _PourByKind:
+    """Whether some of these list trains takes a route of this `kind_code` (their pours, cached)."""
+    return _PourByKind(trains)
+
+
+def _list_pour(trains: Sequence[Train]) -> _PourByKind | None:
     """When every train is an unclassed list train: whether some takes a route of this `kind_code` (one
     cached pour); None otherwise."""
     return _pour_by_kind(trains) if trains and all(t.unit == "stops_by_type" and not t.klass for t in trains) \
@@ -256,6 +263,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
     by_code = _list_pour(trains)  # list trains only: their pour over the visit cost per kind, asked directly
+    by_code_known = by_code.known if by_code is not None else {}
     fits = _distance_gate(trains) if trains and by_code is None else (lambda stops, crossings, cost, by_kind: False)
     passable, ends, per_hex = rules.passable, rules.ends, rules.one_per_hex
     node_bit = {nid: 1 << i for i, nid in enumerate(nodes)}  # the stops a route has seen, as bits
@@ -340,8 +348,9 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
             new_cost = cost + visit
             new_code = code + node_code
             if new_cost > sure_cost:
-                if by_code is not None:  # list trains only: the visit cost per kind decides
-                    if not by_code(new_code):
+                if by_code is not None:  # list trains only: the visit cost per kind decides (cached: read here)
+                    fit = by_code_known.get(new_code)
+                    if not (fit if fit is not None else by_code(new_code)):
                         continue
                 else:
                     stops.append(node)
