@@ -205,15 +205,10 @@ class _PourByKind:
         return found
 
 
-def _pour_by_kind(trains: Sequence[Train]) -> _PourByKind:
-    """Whether some of these list trains takes a route of this `kind_code` (their pours, cached)."""
-    return _PourByKind(trains)
-
-
 def _list_pour(trains: Sequence[Train]) -> _PourByKind | None:
     """When every train is an unclassed list train: whether some takes a route of this `kind_code` (one
     cached pour); None otherwise."""
-    return _pour_by_kind(trains) if trains and all(t.unit == "stops_by_type" and not t.klass for t in trains) \
+    return _PourByKind(trains) if trains and all(t.unit == "stops_by_type" and not t.klass for t in trains) \
         else None
 
 
@@ -233,7 +228,7 @@ def _distance_gate(trains: Sequence[Train]):
     # plain stop and hex counts as two numbers, list trains by their cached pour; the others one by one
     by_stops = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
     by_hexes = max((t.distance for t in trains if t.unit == "hexes"), default=-1)
-    lists = _pour_by_kind(listed) if listed else (lambda code: False)
+    lists = _PourByKind(listed) if listed else (lambda code: False)
     others = [t for t in trains if not (t.unit == "hexes" or (t.unit in ("stops", "stops_by_type") and not t.klass))]
     return lambda stops, crossings, cost, code: (cost <= by_stops or crossings <= by_hexes or lists(code)
                                                  or any(within_distance(t, stops, crossings, cost) for t in others))
@@ -512,7 +507,7 @@ class _Builder:
                            for ci in range(len(classes))]
         self.cache: dict[tuple[int, frozenset[str]], list[int]] = {}
         self.quick_fit = [_quick_fit(t) for t in classes]
-        self.pours = [_pour_by_kind([t]) if t.unit == "stops_by_type" and not t.klass and not t.local else None
+        self.pours = [_PourByKind([t]) if t.unit == "stops_by_type" and not t.klass and not t.local else None
                       for t in classes]
         self.need_stops = any(q is None and p is None for q, p in zip(self.quick_fit, self.pours))  # train_findings
         self.keep_zero = pricer is not None and pricer.keep_zero
