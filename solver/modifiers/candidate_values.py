@@ -126,11 +126,14 @@ class _Direction:
     order_free: bool
     tables: list[tuple[dict[str, object], bool]]  # (table, whether it reads the path hexes)
     path_keys: frozenset[str] = frozenset()  # the path hexes a bonus or a rule may read (the others change nothing)
-    # the stops a bonus reads, when the modifiers are vocabulary v1 bonuses only (`TrainMods.plain`; None for
-    # any other modifiers): a route stopping at none of them is priced as usual (`price` gives None)
+    # the stops a bonus reads (None when a bonus reads path hexes): a route none of whose stops is one gets
+    # no bonus (`misses_bonuses`)
+    bonus_stops: frozenset[str] | None = frozenset()
+    # `bonus_stops` when the modifiers are vocabulary v1 bonuses only (`TrainMods.plain`; None for any other
+    # modifiers): a route that misses every bonus is then priced as usual (`price` gives None)
     read_stops: frozenset[str] | None = None
     # every bonus reads only a route's first and last counted stop (StopBonus `endpoint`): on a train paying
-    # every stop, a route ending at none of `read_stops` is priced as usual, whatever it passes
+    # every stop, a route ending at none of `bonus_stops` misses them, whatever it passes
     ends_only: bool = False
 
 
@@ -171,12 +174,25 @@ class CandidatePricer:
                                   else [(dict(t), False) for t in m.sets])
             path_keys = frozenset(tm.bonuses.hexes if tm.bonuses is not None else ()) | frozenset(
                 h for r in tm.rules if r.scope == "path_hexes" for h in r.hexes or ())
-            read_stops = frozenset(nid for nid, n in self.board.nodes.items() if tm.bonuses is not None
-                                   and tm.bonuses.reads(n)) if tm.plain else None
+            bonus_stops = frozenset() if tm.bonuses is None else None if tm.bonuses.uses_path else \
+                frozenset(nid for nid, n in self.board.nodes.items() if tm.bonuses.reads(n))
             ends_only = bool(bonuses) and all(isinstance(m, StopBonus) and m.endpoint and m.scope != "path_hexes"
                                               for m in bonuses)
-            found = self._by_name[name] = _Direction(tm, not tables, tables, path_keys, read_stops, ends_only)
+            found = self._by_name[name] = _Direction(tm, not tables, tables, path_keys, bonus_stops,
+                                                     bonus_stops if tm.plain else None, ends_only)
         return found
+
+    @staticmethod
+    def misses_bonuses(d: _Direction, train: Train, nodes: Sequence[str], pays_every: bool) -> bool:
+        """Whether no route bonus of `d` can hit a route of these stops: none reads path hexes and none reads
+        any of its stops, or, on a train paying every stop (`pays_every`, and of a unit paid per stop) whose
+        bonuses read a route's ends only (StopBonus `endpoint`), either of its two ends."""
+        read = d.bonus_stops
+        if read is None:
+            return False
+        if d.ends_only and pays_every and train.unit in EVERY_STOP_PAYS:
+            return nodes[0] not in read and nodes[-1] not in read
+        return read.isdisjoint(nodes)
 
     def bonus_cap(self, name: str, top_stop: int, n_stops: int) -> int:
         """At most what the route bonuses (and the subsidy, when counted) add to one route of `n_stops`
@@ -295,11 +311,8 @@ class CandidatePricer:
         caller has it and every stop pays (saves pricing the stops again); `legs`: the route's legs,
         which matter only through the hexes they pass (and only to a modifier that reads them)."""
         d = self.train_mods(train.name)
-        if d is None or (d.read_stops is not None and d.read_stops.isdisjoint(nodes)):
-            return None  # no modifier, or v1 bonuses none of whose stops the route has (`_price_plain`)
-        if d.ends_only and d.read_stops is not None and paid is not None and train.unit in EVERY_STOP_PAYS and \
-                nodes[0] not in d.read_stops and nodes[-1] not in d.read_stops:
-            return None  # v1 bonuses at a route's ends only, and the route ends at none of their stops
+        if d is None or (d.read_stops is not None and self.misses_bonuses(d, train, nodes, paid is not None)):
+            return None  # no modifier, or v1 bonuses none of which the route hits (`_price_plain`)
         hexes = self.path_hexes(d, legs, nodes) if d.mods.uses_path else ()
         if paid is not None and train.unit in EVERY_STOP_PAYS and d.mods.counted_stops is None:
             who = id(d.mods)  # priced from `paid` and the modifiers alone: trains paid alike share the price

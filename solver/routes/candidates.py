@@ -521,9 +521,6 @@ class _Builder:
         self._fits: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}  # (token, crossings, cost, code) -> classes
         # per class, `spread_bonus`'s weights: per stop, per hex, once, and per leg (by id; the legs are the graph's)
         self._spread: dict[int, tuple[dict[str, int], dict[str, int], int, dict[int, int]]] = {}
-        # per class, the stops some route bonus reads (None: a bonus reads path hexes) and whether only a route's
-        # ends can hit them, for `misses_bonuses`
-        self._bonus_reads: dict[int, tuple[frozenset[str] | None, bool]] = {}
         self._price_keys: dict[int, int] = {}  # per class, `_price_key`
 
     def over(self, shapes: list[RouteShape]) -> _Builder:
@@ -625,22 +622,12 @@ class _Builder:
                                      self.stop_upper(ci), legs)
 
     def misses_bonuses(self, k: int, ci: int) -> bool:
-        """Whether shape k can hit none of class ci's route bonuses: none reads path hexes and none reads
-        any of its stops, or, on a train paying every stop whose bonuses read a route's ends only (StopBonus
-        `endpoint`), any of its two ends (then no bonus adds to it)."""
-        if ci not in self._bonus_reads:
-            train = self.classes[ci]
-            d = self.pricer.train_mods(train.name) if self.pricer is not None else None
-            bonuses = d.mods.bonuses if d is not None else None
-            read = frozenset() if bonuses is None else None if bonuses.uses_path else \
-                frozenset(nid for nid, n in self.board.nodes.items() if bonuses.reads(n))
-            ends = d is not None and d.ends_only and self.plain[ci] and train.unit in EVERY_STOP_PAYS
-            self._bonus_reads[ci] = (read, ends)
-        read, ends = self._bonus_reads[ci]
-        if read is None:
-            return False
-        nodes_ = self.shapes[k].nodes
-        return read.isdisjoint((nodes_[0], nodes_[-1]) if ends else nodes_)
+        """Whether shape k can hit none of class ci's route bonuses (`CandidatePricer.misses_bonuses`; its
+        stops' pay is every stop's, `plain`)."""
+        if self.pricer is None:
+            return True
+        d = self.pricer.train_mods(self.classes[ci].name)
+        return d is None or self.pricer.misses_bonuses(d, self.classes[ci], self.shapes[k].nodes, self.plain[ci])
 
     def quick_uppers(self, ci: int, scan: _Scan) -> list[int]:
         """`upper(k, ci)` of the shapes in order, worked out a block of shapes at a time; fewer than all
