@@ -32,6 +32,7 @@ import numpy as np
 from solver.model.cancel import CancelToken
 from solver.model.results import Status
 from solver.packing.bit_table import bit_columns, holders, masks_over, row_int
+from solver.packing.open_sets import OpenSets
 from solver.packing.outcome import Choice, Packing
 from solver.routes.candidates import Candidate
 
@@ -159,9 +160,10 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
     closes = [full ^ u for u in users]  # AND with these: the options left open once a key is taken
     slots_left = _Slots(fit, counts, full)
     best_value, best_set = lower, None
-    cache: dict[int, int] = {}  # key mask -> the options it leaves open (as a mask)
-    cache_size = max(64, CACHE_BITS // max(1, n))
+    open_sets = OpenSets(closes, full, max(64, CACHE_BITS // max(1, n)))
+    cache = open_sets.known  # key mask -> the options it leaves open (as a mask)
     chosen: list[int] = []
+    all_slots = sum(counts)
     nodes = [0]
     stopped = [False]
 
@@ -171,18 +173,7 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
 
     def left_open(j: int) -> int:
         """The options that share no key with option j."""
-        mj = kmask[j]
-        keep = cache.get(mj)
-        if keep is None:
-            keep = full
-            m = mj
-            while m:
-                k = m.bit_length() - 1
-                keep &= closes[k]
-                m ^= 1 << k
-            if len(cache) < cache_size:
-                cache[mj] = keep
-        return keep
+        return open_sets.left_open(kmask[j])
 
     within, used, room, closes_t = slots_left.within, slots_left.used, slots_left.room, slots_left.closes
 
@@ -210,7 +201,11 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
                     best_value, best_set = value + vj, chosen + [j]
                 break
             # the bound: no later option (worth less, with fewer open after it) does better
-            rest = (vals[x.bit_length() - 1] if x else 0) if slots == 2 else _top(x, slots - 1, vals)
+            if slots == 2:
+                rest = vals[x.bit_length() - 1] if x else 0
+            else:  # the best open option after j, and those numbered just below it (at the root: all open)
+                t = x.bit_length()
+                rest = sum(vals[max(0, t - slots + 1):t])
             if value + vj + rest <= best_value:
                 break
             nodes[0] += 1
@@ -233,7 +228,11 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
                     if value + vj + vals[k] > best_value:
                         best_value, best_set = value + vj + vals[k], chosen + [j, k]
                 continue
-            child = slots_left.take(fit[j], x & left_open(j))
+            # at the root each option is tried once (nothing to cache), and the options below it are fewer
+            child = open_sets.clear_of(kmask[j], x) if slots == all_slots else x & left_open(j)
+            if value + vj + _top(child, slots - 1, vals) <= best_value:
+                continue  # the options open beside j cannot complete a better packing
+            child = slots_left.take(fit[j], child)
             chosen.append(j)
             search(child, value + vj, slots - 1)
             chosen.pop()
@@ -243,7 +242,7 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
 
     setup_ms = (time.monotonic() - t0) * 1000.0
     try:
-        search(full, 0, sum(counts))
+        search(full, 0, all_slots)
     finally:  # the recursive closures refer to themselves: break the cycles for reference counting
         search = None  # noqa: F841
     picked = [order[j] for j in best_set] if best_set is not None else None

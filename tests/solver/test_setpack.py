@@ -117,6 +117,26 @@ def test_options_fitting_several_classes_match_brute_force(seed: int) -> None:
     assert all(classes.count(c) <= counts[c] for c in range(n_classes))
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_routes_of_many_track_keys_match_brute_force(seed: int) -> None:
+    """Options of up to a dozen keys out of dozens (late-game routes): the search reads the keys a
+    group at a time (`open_sets`), and with three or four trains it bounds each option by those open
+    beside it before going deeper."""
+    rng = random.Random(7000 + seed)
+    n, n_keys = rng.randint(6, 13), rng.randint(20, 70)
+    values = [rng.randint(1, 60) for _ in range(n)]
+    keys = [rng.sample(range(n_keys), rng.randint(1, 12)) for _ in range(n)]
+    fits = [rng.randint(1, 3) for _ in range(n)]
+    counts = [rng.randint(1, 2), rng.randint(1, 2)]
+    expected = _brute_fits(values, fits, keys, counts)
+    result = best_packing(values, fits, [sum(1 << k for k in ks) for ks in keys], counts)
+    assert result.finished and result.value == expected
+    chosen = result.chosen or []
+    assert sum(values[i] for i in chosen) == expected
+    taken = [k for i in chosen for k in keys[i]]
+    assert len(taken) == len(set(taken))
+
+
 def test_assign_trains_refuses_options_that_do_not_fit() -> None:
     with pytest.raises(ValueError):
         assign_trains([0b01, 0b01], [1, 1])  # two options for the one train of class 0
