@@ -165,13 +165,7 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
     no more than `lower`; a route a RequiredRoute accepts is always kept. Also returns that
     conflict-free upper bound on the whole packing."""
     values = [c.totals for c in cands]  # each option's value
-    tops: dict[int, list[int]] = defaultdict(list)
-    for vs in values:
-        for ci, v in vs.items():
-            tops[ci].append(v)
-    lows = {ci: min(vs) for ci, vs in tops.items()}  # each class's least option
-    for ci in tops:
-        tops[ci] = heapq.nlargest(counts[ci], tops[ci])
+    tops, lows = _class_tops(values, counts)
     upper = sum(sum(t) for t in tops.values()) + (terms.upper_extra(cands) if terms is not None else 0)
     if terms is None and upper > lower and all(lows[ci] > lower - upper + t[-1] for ci, t in tops.items()
                                                if len(t) == counts[ci]):
@@ -208,6 +202,22 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
                    Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue={ci: c.revenue[ci] for ci in kept},
                              bits=c.bits, subsidy={ci: v for ci, v in c.subsidy.items() if ci in kept}))
     return out, new_keep, upper
+
+
+def conflict_free_bound(cands: list[Candidate], counts: list[int]) -> int:
+    """The best routes of every train, conflicts ignored: a bound on any packing without run rules."""
+    tops, _ = _class_tops([c.totals for c in cands], counts)
+    return sum(sum(t) for t in tops.values())
+
+
+def _class_tops(values: list[dict[int, int]], counts: list[int]) -> tuple[dict[int, list[int]], dict[int, int]]:
+    """Per train class, its `counts[ci]` best option values and its least option value."""
+    per_class: dict[int, list[int]] = defaultdict(list)
+    for vs in values:
+        for ci, v in vs.items():
+            per_class[ci].append(v)
+    lows = {ci: min(vs) for ci, vs in per_class.items()}
+    return {ci: heapq.nlargest(counts[ci], vs) for ci, vs in per_class.items()}, lows
 
 
 def claims_of_choice(cands: list[Candidate], chosen: list[Choice], members: list[list[Train]]) -> list[ClaimedRoute]:
