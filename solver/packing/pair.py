@@ -12,8 +12,9 @@ is a run (a lower bound) either way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from solver.model.legs import Leg
 from solver.packing.bit_table import users_per_bit
 from solver.packing.outcome import Choice
 from solver.routes.candidates import Candidate, mask_bits
@@ -22,17 +23,18 @@ MAX_FIRST = 4096  # routes of the first train looked at, at most (the pair found
 MAX_SECOND = 4096  # the best routes of the second train a partner is looked for among
 
 
-BitsOf = Callable[[Candidate], Sequence[int]]
+LegBits = Callable[[Leg], Sequence[int]]
 
 
 def best_pair(cands: list[Candidate], counts: list[int], groups: list[str], beat: int = 0,
-              bits_of: BitsOf | None = None) -> list[Choice] | None:
+              leg_bits: LegBits | None = None) -> list[Choice] | None:
     """The best run of two trains (two classes of one train each, or one class of two), as (candidate,
     class) choices; None when the company does not run exactly two trains on one track group. With
     `beat` (a run known to earn that much), a pair that cannot earn more is not looked for: the answer
-    is then the best run only when that run earns more than `beat`. `bits_of`: a candidate's track bits in
-    any order (default: read from its mask), asked once per first route and kept in `Candidate.bits`; the
-    partners' track is read from their masks at once (`bit_table.users_per_bit`)."""
+    is then the best run only when that run earns more than `beat`. `leg_bits`: a leg's track bits (the
+    routes' legs hold their track: the partners a leg excludes are worked out once per leg, and routes
+    share legs; without it, or for a route without legs, its bits are read from its mask and kept in
+    `Candidate.bits`); the partners' track is read from their masks at once (`bit_table.users_per_bit`)."""
     classes = [ci for ci, n in enumerate(counts) if n]
     if sum(counts) != 2 or len({groups[ci] for ci in classes}) != 1:
         return None
@@ -56,13 +58,21 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str], beat
     users = users_per_bit([cands[r].mask for _v, r in seconds])  # track key -> the seconds using it
     place = {r: j for j, (_v, r) in enumerate(seconds)}
     everyone = (1 << len(seconds)) - 1
+    by_leg: dict[int, int] = {}  # id(leg) -> the seconds sharing track with it
     for i, (value, r) in enumerate(firsts[:MAX_FIRST]):
         partner = seconds[0][0] if not same else seconds[i + 1][0] if i + 1 < len(seconds) else 0
         if value + partner <= max(best_value, beat):
             break
         taken = 1 << place[r] if r in place else 0  # a route runs once
-        for bit in _bits(cands[r], bits_of):
-            taken |= users.get(bit, 0)
+        legs = cands[r].legs
+        if legs and leg_bits is not None:
+            for leg in legs:
+                excluded = by_leg.get(id(leg))
+                if excluded is None:
+                    excluded = by_leg[id(leg)] = _users_of(leg_bits(leg), users)
+                taken |= excluded
+        else:
+            taken |= _users_of(_bits(cands[r]), users)
         free = everyone & ~taken & (~((2 << i) - 1) if same else everyone)  # one class: the partners after it
         if free:
             j = (free & -free).bit_length() - 1
@@ -71,11 +81,20 @@ def best_pair(cands: list[Candidate], counts: list[int], groups: list[str], beat
     return best
 
 
-def _bits(cand: Candidate, bits_of: BitsOf | None) -> tuple[int, ...]:
-    """The candidate's track bits, worked out once (the lazy build asks for a pair after every round)."""
+def _bits(cand: Candidate) -> tuple[int, ...]:
+    """The candidate's track bits read from its mask, worked out once (the lazy build asks for a pair after
+    every round)."""
     if not cand.bits and cand.mask:
-        cand.bits = tuple(bits_of(cand)) if bits_of is not None else tuple(mask_bits(cand.mask))
+        cand.bits = tuple(mask_bits(cand.mask))
     return cand.bits
+
+
+def _users_of(bits: Iterable[int], users: dict[int, int]) -> int:
+    """The routes (a bit set) holding any of these track bits."""
+    out = 0
+    for bit in bits:
+        out |= users.get(bit, 0)
+    return out
 
 
 def _by_value(cands: list[Candidate], ci: int) -> list[tuple[int, int]]:

@@ -9,6 +9,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver.model.legs import Leg
 from solver.packing.pair import best_pair
 from solver.routes.candidates import Candidate, mask_bits
 
@@ -52,10 +53,26 @@ def test_best_pair_is_the_best_legal_pair(case: tuple[list[Candidate], list[int]
     best = _every_pair(cands, counts)
     if best > beat:
         assert sum(cands[r].totals[ci] for r, ci in chosen) == best
-    # the track bits told by the caller (the optimiser reads them from a route's legs), in any order
-    fresh = [Candidate(nodes=c.nodes, legs=c.legs, mask=c.mask, revenue=c.revenue) for c in cands]
-    told = best_pair(fresh, counts, ["track"] * len(counts), beat, lambda c: mask_bits(c.mask)[::-1])
-    assert told == chosen
+    # the track told per leg by the caller (the optimiser reads a leg's bits from the leg graph), in any
+    # order: each route's track split over legs that other routes share, read once per leg
+    pool = [_leg(k) for k in range(10)]
+    bits_of_leg = {id(leg): [k] for k, leg in enumerate(pool)}
+    asked: list[int] = []
+
+    def leg_bits(leg: Leg) -> list[int]:
+        asked.append(id(leg))
+        return bits_of_leg[id(leg)]
+
+    with_legs = [Candidate(nodes=c.nodes, legs=tuple(pool[k] for k in mask_bits(c.mask)[::-1]), mask=c.mask,
+                           revenue=c.revenue) for c in cands]
+    assert best_pair(with_legs, counts, ["track"] * len(counts), beat, leg_bits) == chosen
+    assert len(asked) == len(set(asked))
+
+
+def _leg(k: int) -> Leg:
+    """A leg over one track key (numbered k)."""
+    return Leg(a=f"s{k}", b=f"t{k}", paths=(f"p{k}",), keys=frozenset({("edge", k)}), hexes=(f"h{k}",), crossings=1,
+               terminal_first=False, terminal_last=False, terminal_inner=False)
 
 
 def test_best_pair_declines_other_companies() -> None:
