@@ -90,7 +90,8 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
     groups = [track_group(board, t) + overlap_group(overlap, t.name, 0) for t in reps]
 
     def lower_of(some: list[Candidate]) -> int:  # a legal run of some candidates: a lower bound on the optimum
-        found = run_value(some, greedy(some, counts, groups, 1, None, terms, opts.cancel), terms) or 0
+        starts = 1 if terms is None else GREEDY_STARTS_MANY  # without run rules the best pair follows
+        found = run_value(some, greedy(some, counts, groups, starts, None, terms, opts.cancel), terms) or 0
         pair = best_pair(some, counts, groups, found, lambda leg: graph.bits[id(leg)]) if terms is None \
             else None  # two trains: the best pair (the track bits of a route: those of its legs)
         return max(found, run_value(some, pair) if pair else 0)
