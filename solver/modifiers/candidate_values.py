@@ -15,7 +15,7 @@ on which every stop pays it only re-reads the bonuses: the stops pay the same ei
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from solver.model.board import Board, Node, Train
@@ -117,6 +117,9 @@ def _counted_matters(tm: TrainMods) -> bool:
     return any(r.scope == "counted" for r in tm.rules) or (tm.bonuses is not None and tm.bonuses.has_subsidy)
 
 
+StopsTest = Callable[[Sequence[str]], bool]  # a test of a route's stops (node ids, in route order)
+
+
 @dataclass
 class _Direction:
     """What the pricer knows of one train name's modifiers: are they order-free on the board, and the
@@ -158,6 +161,7 @@ class CandidatePricer:
         self._trains: dict[int, Train] = {}  # the trains priced, by id (the memo's key; held so ids stay theirs)
         self._leg_keys: dict[tuple[int, int], tuple[Leg, tuple[str, ...]]] = {}  # (leg, keys) -> its hexes read
         self._route_hexes: dict[tuple[int, int], tuple[Sequence[Leg], tuple[str, ...]]] = {}  # the same per route
+        self._miss_tests: dict[tuple[str, str, bool], StopsTest | None] = {}  # `miss_test`
 
     def train_mods(self, name: str) -> _Direction | None:
         """The modifiers of one train name, with what the pricer derives from them (None: none apply)."""
@@ -182,17 +186,37 @@ class CandidatePricer:
                                                      bonus_stops if tm.plain else None, ends_only)
         return found
 
-    @staticmethod
-    def misses_bonuses(d: _Direction, train: Train, nodes: Sequence[str], pays_every: bool) -> bool:
-        """Whether no route bonus of `d` can hit a route of these stops: none reads path hexes and none reads
-        any of its stops, or, on a train paying every stop (`pays_every`, and of a unit paid per stop) whose
-        bonuses read a route's ends only (StopBonus `endpoint`), either of its two ends."""
-        read = d.bonus_stops
-        if read is None:
-            return False
-        if d.ends_only and pays_every and train.unit in EVERY_STOP_PAYS:
-            return nodes[0] not in read and nodes[-1] not in read
-        return read.isdisjoint(nodes)
+    def misses_bonuses(self, d: _Direction, train: Train, nodes: Sequence[str], pays_every: bool) -> bool:
+        """Whether no route bonus of `d` can hit a route of these stops (`miss_test`)."""
+        test = self.miss_test(d, train, pays_every)
+        return test is not None and test(nodes)
+
+    def miss_test(self, d: _Direction, train: Train, pays_every: bool) -> StopsTest | None:
+        """The test that no route bonus of `d` can hit a route of some stops: none of its stops is one a bonus
+        reads, or, on a train paying every stop (`pays_every`, and of a unit paid per stop) whose bonuses read
+        a route's ends only (StopBonus `endpoint`), neither of its two ends. None when a bonus reads path
+        hexes (any route may take it). Made once per train name, unit and `pays_every`."""
+        key = (train.name, train.unit, pays_every)  # a train name's `d` is one (`train_mods`)
+        found = self._miss_tests.get(key, _UNPRICED)
+        if found is _UNPRICED:
+            read = d.bonus_stops
+            if read is None:
+                found = None
+            elif d.ends_only and pays_every and train.unit in EVERY_STOP_PAYS:
+                found = lambda nodes: nodes[0] not in read and nodes[-1] not in read  # noqa: E731
+            else:
+                found = read.isdisjoint
+            self._miss_tests[key] = found
+        return found  # type: ignore[return-value]
+
+    def as_usual(self, train: Train, pays_every: bool) -> StopsTest | None:
+        """The test of a route's stops that `price` gives None for it (priced as usual: no modifier applies to
+        this train, or vocabulary v1 bonuses only, none of which the route can hit), so that a caller pricing
+        many routes asks it first; None when `price` must always be asked."""
+        d = self.train_mods(train.name)
+        if d is None:
+            return _any_stops
+        return self.miss_test(d, train, pays_every) if d.read_stops is not None else None
 
     def bonus_cap(self, name: str, top_stop: int, n_stops: int) -> int:
         """At most what the route bonuses (and the subsidy, when counted) add to one route of `n_stops`
@@ -405,6 +429,11 @@ class CandidatePricer:
 
 
 _UNPRICED = object()  # a route the pricer has not seen
+
+
+def _any_stops(nodes: Sequence[str]) -> bool:
+    """`as_usual` for a train no modifier applies to: every route is priced as usual."""
+    return True
 
 
 def candidate_pricer(board: Board, with_subsidy: bool = True) -> CandidatePricer | None:

@@ -522,6 +522,10 @@ class _Builder:
         # per class, `spread_bonus`'s weights: per stop, per hex, once, and per leg (by id; the legs are the graph's)
         self._spread: dict[int, tuple[dict[str, int], dict[str, int], int, dict[int, int]]] = {}
         self._price_keys: dict[int, int] = {}  # per class, `_price_key`
+        # per class, the test that the pricer gives None for a route (priced as usual), asked before it is
+        # (None: always ask it; no pricer: no test needed)
+        self.as_usual = [pricer.as_usual(t, self.plain[ci]) if pricer is not None else None
+                         for ci, t in enumerate(classes)]
 
     def over(self, shapes: list[RouteShape]) -> _Builder:
         """A builder of the same classes over other shapes, sharing every table read per class or stop."""
@@ -728,7 +732,8 @@ class _Builder:
                 if plain_revs is None:
                     plain_revs = revs_of_table[self.same_table[ci]] = [self.node_rev[ci][n] for n in nodes_]
             priced = None
-            if pricer is not None:
+            usual = self.as_usual[ci]
+            if pricer is not None and (usual is None or not usual(nodes_)):
                 # trains paid alike get alike bonuses (of one unit: a list train's route that earns nothing is
                 # priced apart), and so do train names the same modifiers admit where the pricer prices from
                 # the stops' pay and the modifiers alone (`CandidatePricer.price`: every stop pays, no CountedStops)
