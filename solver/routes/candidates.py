@@ -159,8 +159,8 @@ class Candidate:
 
     @property
     def totals(self) -> dict[int, int]:
-        """Per train class, the route's value (its revenue list summed), summed once when first read
-        (the revenue lists are complete by then: they are filled while the candidate is made).
+        """Per train class, the route's value (its revenue list summed), summed once: by the builder as it
+        makes the revenue lists (`_Builder.price`), else when first read (the lists are complete by then).
         Not a functools.cached_property: that one takes a lock on every read in Python 3.11."""
         if self._totals is None:
             self._totals = {ci: sum(st) for ci, st in self.revenue.items()}
@@ -720,7 +720,8 @@ class _Builder:
         modifier pays more so (either may end with no class: nothing to keep)."""
         nodes_, legs, mask, _crossings, _cost, _token, _kinds = self.shapes[k]
         board, pricer = self.board, self.pricer
-        cand = Candidate(nodes=nodes_, legs=legs, mask=mask)
+        totals: dict[int, int] = {}  # the candidate's `totals`, summed here as its revenue lists are made
+        cand = Candidate(nodes=nodes_, legs=legs, mask=mask, _totals=totals)
         back: Candidate | None = None
         priced_by_table: dict[tuple[int, int], tuple[list[int], bool] | str | None] = {}
         revs_of_table: dict[int, list[int]] = {}
@@ -750,8 +751,10 @@ class _Builder:
             if priced is not None:
                 revs, reverse, subsidy = priced  # type: ignore[misc]
                 if reverse:
-                    back = back or Candidate(nodes=nodes_[::-1], legs=reversed_legs(self.graph, legs), mask=mask)
+                    back = back or Candidate(nodes=nodes_[::-1], legs=reversed_legs(self.graph, legs), mask=mask,
+                                             _totals={})
                     back.revenue[ci] = revs
+                    back._totals[ci] = sum(revs)  # type: ignore[index]
                     if subsidy:
                         back.subsidy[ci] = subsidy
                     continue
@@ -763,8 +766,10 @@ class _Builder:
                     self.cache[key] = route_stop_revenues(board, train, sorted(nodes_))
                 by_node = dict(zip(sorted(nodes_), self.cache[key]))
                 revs = [by_node[n] for n in nodes_]
-            if sum(revs) > 0 or self.keep_zero:
+            total = sum(revs)
+            if total > 0 or self.keep_zero:
                 cand.revenue[ci] = revs
+                totals[ci] = total
                 if subsidy:
                     cand.subsidy[ci] = subsidy
         return cand, back
