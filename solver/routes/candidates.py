@@ -144,7 +144,7 @@ class RouteShape(NamedTuple):
     kinds: int  # the visit cost per node kind (`kind_code`)
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
     """A legal route shape and, per train class that may run it, its stop revenues."""
 
