@@ -32,8 +32,9 @@ class OpenSets:
         return keep
 
     def clear_of(self, mask: int, start: int) -> int:
-        """The options of `start` that share no key with `mask`, not cached: where each mask comes once,
-        the ANDs run over `start`'s bits only (fewer than all the options' at the top of the search)."""
+        """The options of `start` that share no key with `mask`; the set itself is not cached (the groups'
+        parts are): where each mask comes once, the ANDs run over `start`'s bits only (fewer than all the
+        options' at the top of the search)."""
         keep = self.known.get(mask)
         return start & keep if keep is not None else self._clear(mask, start)
 

@@ -140,10 +140,12 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
     """The best set of options: option i earns `values[i]`, may run on the train classes set in
     `fits[i]` (bit c: class c) and occupies the keys set in `masks[i]` (two chosen options never
     share a key). At most `counts[c]` trains of class c. Only packings worth more than `lower` are
-    searched for (`chosen` None: none is)."""
+    searched for (`chosen` None: none is); an option worth nothing or less is never chosen."""
     t0 = time.monotonic()
-    n = len(values)
-    order = sorted(range(n), key=lambda i: values[i])  # the best option is the highest bit
+    # the best option is the highest bit; an option worth nothing or less never improves a packing (and the
+    # bounds count the best options for every slot left, which holds for positive values only)
+    order = sorted((i for i in range(len(values)) if values[i] > 0), key=lambda i: values[i])
+    n = len(order)
     vals = [values[i] for i in order]
     fit = [fits[i] for i in order]
     users, kmask = _merged_keys([masks[i] for i in order], n)

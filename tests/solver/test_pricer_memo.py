@@ -88,3 +88,27 @@ def test_a_route_ending_away_from_every_end_bonus_is_priced_as_the_bonuses_would
     passing = sum(not read.isdisjoint(shape.nodes) and shape.nodes[0] not in read and shape.nodes[-1] not in read
                   for shape, _train, read in priced)
     assert passing > 0
+
+
+@pytest.mark.parametrize("title", ["1846", "1870", "1882", "18MS", "18FL", "1867"])
+def test_the_builders_test_says_priced_as_usual_only_where_the_pricer_does(title: str) -> None:
+    """`CandidatePricer.as_usual`, asked by the candidate builder before the pricer, says a route is priced as
+    usual only where `price` gives None for it, for trains paying every stop (their pay given) or not."""
+    path = sorted((CORPUS / title).glob("*.jsonl.gz"))[0]
+    raw = [p.raw for p in read_positions(path) if p.raw.get("revenue_model") == "modifiers"][-1]
+    board = board_from_snapshot(raw)
+    classes = train_classes(board.trains)[0]
+    pricer = candidate_pricer(board)
+    assert pricer is not None
+    shapes, _ = enumerate_routes(board, build_leg_graph(board), classes, cap=ROUTES,
+                                 rules=standard_walk_rules(board, *pricer.walk_limits))
+    usual = 0
+    for train in classes:
+        for pays_every in (True, False):
+            test = pricer.as_usual(train, pays_every)
+            for shape in shapes if test is not None else ():
+                if test(shape.nodes):
+                    paid = [stop_revenue(board.nodes[n], train) for n in shape.nodes] if pays_every else None
+                    assert pricer.price(train, shape.nodes, paid, shape.legs) is None, (train.name, shape.nodes)
+                    usual += 1
+    assert usual > 0 or title == "1867"  # 1867's trains all have modifiers beyond v1 bonuses: `price` is asked

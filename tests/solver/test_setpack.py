@@ -137,6 +137,27 @@ def test_routes_of_many_track_keys_match_brute_force(seed: int) -> None:
     assert len(taken) == len(set(taken))
 
 
+def test_an_option_worth_nothing_or_less_is_never_taken() -> None:
+    """Options worth nothing or less (a route walked back may earn less than nothing) never improve a packing;
+    the bounds, which count the best options for every slot left, must not hide a better one behind them."""
+    result = best_packing([50, 10, -20], [1, 1, 1], [0b01, 0b01, 0b10], [3], lower=35)
+    assert result.finished and result.value == 50 and result.chosen == [0]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_options_of_any_sign_match_brute_force(seed: int) -> None:
+    rng = random.Random(9000 + seed)
+    values, classes, keys, counts = _instance(rng, rng.randint(1, 12), rng.randint(3, 10), rng.randint(1, 3))
+    values = [v - 25 for v in values]
+    lower = rng.choice([0, rng.randint(0, 40)])
+    expected = _brute(values, classes, keys, counts)
+    result = best_packing(values, [1 << c for c in classes], [sum(1 << k for k in ks) for ks in keys], counts, lower)
+    assert result.finished and result.value == max(expected, lower)
+    if expected > lower:
+        assert sum(values[i] for i in result.chosen or []) == expected
+    assert all(values[i] > 0 for i in result.chosen or [])
+
+
 def test_assign_trains_refuses_options_that_do_not_fit() -> None:
     with pytest.raises(ValueError):
         assign_trains([0b01, 0b01], [1, 1])  # two options for the one train of class 0

@@ -1,6 +1,7 @@
 """The generic optimiser, in named phases: enumerate the candidate routes, bound (a greedy packing
-and the pruning it allows), search (the strategies, each giving a `Packing`), certify (status and
-bound over every route) and answer (claims, the evaluator's re-check, the result)."""
+and the pruning it allows; on a long complete list without run rules, the conflict-free bound alone),
+search (the strategies, each giving a `Packing`), certify (status and bound over every route) and
+answer (claims, the evaluator's re-check, the result)."""
 
 from __future__ import annotations
 
@@ -159,6 +160,8 @@ def bound_phase(run: _Run) -> None:
         run.stats["bound_ms"] = (time.monotonic() - t_bound) * 1000.0
         return
     starts = GREEDY_STARTS if len(run.cands) <= MANY_CANDIDATES else GREEDY_STARTS_MANY
+    if run.terms is None and len(run.cands) > MANY_CANDIDATES:
+        starts = 1  # a list cut short: a search follows whatever the lower bound, which only feeds the pruning
     lower_pack = greedy(run.cands, run.counts, run.groups, starts, run.budget.until("greedy"), run.terms,
                         run.opts.cancel)
     lower = run_value(run.cands, lower_pack, run.terms) or 0
@@ -172,9 +175,9 @@ def search_phase(run: _Run) -> Packing:
     """The best packing the strategies find in time: the race against the compact model when the
     enumeration was cut short, else the greedy packing when it is proven, else a branch and bound
     (plain packings; runs where a stop pays once) and then CP-SAT; UNKNOWN from all of them leaves
-    the greedy packing, FEASIBLE."""
+    the best packing known (the greedy one, or the branch and bound's best), FEASIBLE."""
     cands, budget = run.cands, run.budget
-    # building the packing model costs time per candidate; without that time, keep the greedy packing
+    # building the packing model costs time per candidate; without that time, keep the best packing known
     no_time = time.monotonic() + len(cands) * BUILD_SECONDS_PER_CANDIDATE > budget.until("build")
 
     def run_pack(stop: CancelToken | None = None, workers: int | None = None) -> Packing:
@@ -195,7 +198,7 @@ def search_phase(run: _Run) -> Packing:
         return won
     if not cands:
         return Packing(Status.OPTIMAL, [], 0)
-    if run.lower >= run.upper:  # the greedy packing reaches the conflict-free bound: proven optimal
+    if run.lower >= run.upper:  # the known packing reaches the conflict-free bound: proven optimal
         return Packing(Status.OPTIMAL, run.lower_pack, run.lower)
     found = Packing(Status.UNKNOWN, run.lower_pack, None)
     if run.terms is None or once_search_fits(run.terms):  # a branch and bound first, CP-SAT after it
