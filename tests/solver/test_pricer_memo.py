@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from solver.input.snapshot import board_from_snapshot, read_positions
+from solver.model.board import Board, Train
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
 from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
@@ -17,6 +18,14 @@ from tests.conftest import CORPUS
 ROUTES = 3000
 
 
+def _last_modifiers_board(title: str) -> tuple[Board, list[Train]]:
+    """The last `modifiers` position of the title's first game, and its train classes (one train each)."""
+    path = sorted((CORPUS / title).glob("*.jsonl.gz"))[0]
+    raw = [p.raw for p in read_positions(path) if p.raw.get("revenue_model") == "modifiers"][-1]
+    board = board_from_snapshot(raw)
+    return board, train_classes(board.trains)[0]
+
+
 def _as_priced(price: object, paid: list[int]) -> object:
     """A price as the candidate builder reads it: None (priced as usual) is what the stops pay, ahead."""
     return (paid, False, 0) if price is None else price
@@ -24,10 +33,7 @@ def _as_priced(price: object, paid: list[int]) -> object:
 
 @pytest.mark.parametrize("title", ["18FL", "1867", "1817"])
 def test_a_remembered_price_is_the_price(title: str) -> None:
-    path = sorted((CORPUS / title).glob("*.jsonl.gz"))[0]
-    raw = [p.raw for p in read_positions(path) if p.raw.get("revenue_model") == "modifiers"][-1]
-    board = board_from_snapshot(raw)
-    classes = train_classes(board.trains)[0]
+    board, classes = _last_modifiers_board(title)
     memo = candidate_pricer(board)
     assert memo is not None
     walk = standard_walk_rules(board, *memo.walk_limits)
@@ -48,10 +54,7 @@ def _shortcut_against_the_full_pricing(title: str, shortcut: str, off: object) -
     of `_Direction` (the field `shortcut`) and by one with it set to `off` (asking the bonuses): every price
     is the same, as the candidate builder reads it. Returns the (route, train, stops a bonus reads) of the
     trains the shortcut applies to."""
-    path = sorted((CORPUS / title).glob("*.jsonl.gz"))[0]
-    raw = [p.raw for p in read_positions(path) if p.raw.get("revenue_model") == "modifiers"][-1]
-    board = board_from_snapshot(raw)
-    classes = train_classes(board.trains)[0]
+    board, classes = _last_modifiers_board(title)
     quick, slow = candidate_pricer(board), candidate_pricer(board)
     assert quick is not None and slow is not None
     applies = [t for t in classes if (d := quick.train_mods(t.name)) is not None and getattr(d, shortcut) != off]
@@ -94,10 +97,7 @@ def test_a_route_ending_away_from_every_end_bonus_is_priced_as_the_bonuses_would
 def test_the_builders_test_says_priced_as_usual_only_where_the_pricer_does(title: str) -> None:
     """`CandidatePricer.as_usual`, asked by the candidate builder before the pricer, says a route is priced as
     usual only where `price` gives None for it, for trains paying every stop (their pay given) or not."""
-    path = sorted((CORPUS / title).glob("*.jsonl.gz"))[0]
-    raw = [p.raw for p in read_positions(path) if p.raw.get("revenue_model") == "modifiers"][-1]
-    board = board_from_snapshot(raw)
-    classes = train_classes(board.trains)[0]
+    board, classes = _last_modifiers_board(title)
     pricer = candidate_pricer(board)
     assert pricer is not None
     shapes, _ = enumerate_routes(board, build_leg_graph(board), classes, cap=ROUTES,
