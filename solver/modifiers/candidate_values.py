@@ -334,9 +334,11 @@ class CandidatePricer:
         modifier can apply (price it as usual). `paid`: what each stop pays this train, when the
         caller has it and every stop pays (saves pricing the stops again); `legs`: the route's legs,
         which matter only through the hexes they pass (and only to a modifier that reads them)."""
-        d = self.train_mods(train.name)
-        if d is None or (d.read_stops is not None and self.misses_bonuses(d, train, nodes, paid is not None)):
+        usual = self.as_usual(train, paid is not None)
+        if usual is not None and usual(nodes):
             return None  # no modifier, or v1 bonuses none of which the route hits (`_price_plain`)
+        d = self.train_mods(train.name)
+        assert d is not None  # `as_usual` answers for a train no modifier applies to
         hexes = self.path_hexes(d, legs, nodes) if d.mods.uses_path else ()
         if paid is not None and train.unit in EVERY_STOP_PAYS and d.mods.counted_stops is None:
             who = id(d.mods)  # priced from `paid` and the modifiers alone: trains paid alike share the price

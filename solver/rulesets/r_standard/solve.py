@@ -156,17 +156,14 @@ def bound_phase(run: _Run) -> None:
         # greedy scan itself costs 30 to 60 ms (the best route shares track with most others) and pruning by
         # it keeps nearly every route: only the conflict-free bound is taken
         run.upper = conflict_free_bound(run.cands, run.counts)
-        run.stats["after_prune"] = float(len(run.cands))
-        run.stats["bound_ms"] = (time.monotonic() - t_bound) * 1000.0
-        return
-    starts = GREEDY_STARTS if len(run.cands) <= MANY_CANDIDATES else GREEDY_STARTS_MANY
-    if run.terms is None and len(run.cands) > MANY_CANDIDATES:
-        starts = 1  # a list cut short: a search follows whatever the lower bound, which only feeds the pruning
-    lower_pack = greedy(run.cands, run.counts, run.groups, starts, run.budget.until("greedy"), run.terms,
-                        run.opts.cancel)
-    lower = run_value(run.cands, lower_pack, run.terms) or 0
-    run.cands, run.lower_pack, run.upper = prune(run.cands, run.counts, lower, lower_pack, run.terms)
-    run.lower = lower
+    else:
+        starts = GREEDY_STARTS if len(run.cands) <= MANY_CANDIDATES else GREEDY_STARTS_MANY
+        if run.terms is None and len(run.cands) > MANY_CANDIDATES:
+            starts = 1  # a list cut short: a search follows whatever the lower bound, which only feeds the pruning
+        lower_pack = greedy(run.cands, run.counts, run.groups, starts, run.budget.until("greedy"), run.terms,
+                            run.opts.cancel)
+        run.lower = run_value(run.cands, lower_pack, run.terms) or 0
+        run.cands, run.lower_pack, run.upper = prune(run.cands, run.counts, run.lower, lower_pack, run.terms)
     run.stats["after_prune"] = float(len(run.cands))
     run.stats["bound_ms"] = (time.monotonic() - t_bound) * 1000.0  # the greedy packing and the pruning
 
