@@ -25,7 +25,14 @@ from solver.modifiers.candidate_values import (
     candidate_pricer,
     pays_every_stop,
 )
-from solver.routes.route_bound import ReachBound, bounded_train, flat_bound, reach_bound, reach_left
+from solver.routes.route_bound import (
+    ReachBound,
+    flat_bound,
+    limiting_row,
+    plain_bounded,
+    reach_bound,
+    reach_left,
+)
 from solver.routes.station_reach import Reach, stops_within
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import (
@@ -269,12 +276,17 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     def node_steps(nid: str) -> list[tuple]:
         return [(leg, graph.mask(leg), node, node.visit_cost << KIND_SHIFT[node.kind],
                  bound.node[leg.b] + bound.leg[id(leg)] if bound else 0, bound.step_ahead(leg) if bound else None,
-                 node_bit[leg.b], leg.b, node.groups or None, node.hex, node.visit_cost, leg.crossings,
+                 node_bit[leg.b], leg.b, node.groups or None, node.hex, visit_of(node), leg.crossings,
                  node.tokened_by_company, order.get(leg.b, -1) if leg.b in ends else -1, leg.b in passable,
                  leg.has_terminal)
                 for leg in graph.legs_from[nid] if leg.b in rules.visitable and not graph.mask(leg) & avoid
                 for node in (nodes[leg.b],)]
     longest = bound.distance if bound is not None else 0
+    # what a stop costs the walk: its visit cost, or what the bound counts (`ReachBound.cost`: a list train's
+    # limiting row); the route's `cost` counts the same (a list train's fit is its `kind_code`'s)
+    bound_cost = bound.cost if bound is not None else None
+    visit_of: Callable[[Node], int] = (lambda node: node.visit_cost) if bound_cost is None else \
+        (lambda node: bound_cost[node.id])  # type: ignore[index]
     need = -bound.const if bound is not None else 0  # with `improve`: what a kept route's stops and legs add up to
     # with `floors`, per visit cost: the least a route of that cost must add up to, and the classes it may still
     # grow for, each as (its stops left, its floor)
@@ -401,20 +413,20 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
 
     starts = [s for s in graph.legs_from if s in rules.starts]
     if ordered_walk:  # the most promising first
-        starts.sort(key=lambda s: -(bound.node[s] + bound.start_ahead(s)[max(0, longest - nodes[s].visit_cost)]))
+        starts.sort(key=lambda s: -(bound.node[s] + bound.start_ahead(s)[max(0, longest - visit_of(nodes[s]))]))
     try:
         for start in starts:
             node = nodes[start]
             value = bound.node[start] if bound is not None else 0
             if bound is not None and (not any(value + bound.start_ahead(start)[left] >= f
-                                              for left, f in grow_needs[min(node.visit_cost, longest)])
+                                              for left, f in grow_needs[min(visit_of(node), longest)])
                                       if floors else
-                                      value + bound.start_ahead(start)[max(0, longest - node.visit_cost)] < need):
+                                      value + bound.start_ahead(start)[max(0, longest - visit_of(node))] < need):
                 continue  # no route from here earns the threshold
             first = order[start]
             hexes_seen.clear()
             hexes_seen[node.hex] = 1
-            grow([start], node_bit[start], [], 0, [node], set(node.groups), 0, node.visit_cost,
+            grow([start], node_bit[start], [], 0, [node], set(node.groups), 0, visit_of(node),
                  node.tokened_by_company, kind_code([node]), value)
     except _Stop:
         return _plain_order(out, keys), False
@@ -430,8 +442,8 @@ def _top_sum(values: list[int], count: int) -> int:
 
 def _promise(step: tuple, left: int) -> int:
     """What a walk step (`enumerate_routes`' steps with a bound) may add with `left` stops to go."""
-    node, weight, ahead = step[2], step[4], step[5]
-    return weight + ahead[left - node.visit_cost] if node.visit_cost <= left else -1
+    weight, ahead, visit = step[4], step[5], step[10]
+    return weight + ahead[left - visit] if visit <= left else -1
 
 
 def _plain_order(out: list[RouteShape], keys: list[tuple[int, ...]]) -> list[RouteShape]:
@@ -960,7 +972,7 @@ def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, wal
     # a floor for two trains that count plain stops, with no run rules (three trains or more: their best
     # routes leave little to prune); asked before the walk, so that no walk is thrown away for nothing
     weights: list[Weights] = []
-    if lazy is not None and lazy.must_keep is None and sum(lazy.counts) == 2 and all(map(bounded_train, classes)):
+    if lazy is not None and lazy.must_keep is None and sum(lazy.counts) == 2 and all(map(plain_bounded, classes)):
         weights = [w for ci in range(len(classes)) if (w := _bound_weights(builder, ci)) is not None]
     floor = None
     if lazy is not None and weights and len(weights) == len(classes) and cap > FLOOR_FROM:
@@ -979,7 +991,8 @@ def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, wal
 def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, walk_deadline: float | None,
                  cancel: CancelToken | None, with_subsidy: bool, scan: _Scan) -> tuple[_Builder, bool, list[Candidate]]:
     """Steps 1 and 2 with `best_only`: the builder, whether the walk was complete, and the best route.
-    A train counting plain stops is walked as a branch and bound (`_bounded_best` with a `ReachBound`).
+    A train counting plain stops, or a list train paid by every stop with one row that limits it
+    (`route_bound.limiting_row`), is walked as a branch and bound (`_bounded_best` with a `ReachBound`).
     A longer train paid by every stop (a D, a hex or an express train paid by every stop, a list train
     whose rows pay every stop, or stops that cost nothing) is walked so with a `flat_bound`: no route is
     cut short, but only those that may earn the best price so far are kept and priced. Other trains:
@@ -989,7 +1002,7 @@ def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: i
     builder = _Builder(board, graph, classes, [], pricer)
     weights = _bound_weights(builder, 0) if len(classes) == 1 else None
     reach = reach_bound(board, graph.legs_from, walk.visitable, walk.passable, classes[0], *weights) \
-        if weights is not None else None
+        if weights is not None and (builder.plain[0] or limiting_row(classes[0]) is None) else None
     if reach is None and weights is not None and builder.plain[0] and not (classes[0].klass or classes[0].local):
         longest = max(classes[0].distance, sum(board.nodes[n].visit_cost for n in walk.visitable))
         reach = flat_bound(graph.legs_from, walk.visitable, longest, *weights)  # a route earns its stops' pay
@@ -1050,7 +1063,9 @@ def _bounded_best(board: Board, graph: LegGraph, builder: _Builder, ci: int, wal
         if scan is not None:
             scan.walked += 1
         k = len(priced) - 1
-        return best.offer(place, walker.price(k, [ci] if ci in walker.fitting(k) else []))
+        if ci not in walker.fitting(k) or walker.upper(k, ci, tight=True) < best.value:
+            return best.value  # it cannot earn the best price so far (nor tie it): not priced
+        return best.offer(place, walker.price(k, [ci]))
     _shapes, complete = enumerate_routes(board, graph, [builder.classes[ci]], cap, deadline, rules=walk,
                                          cancel=cancel, bound=bound, improve=improve, avoid=avoid)
     return best, complete

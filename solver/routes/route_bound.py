@@ -14,6 +14,11 @@ turn straight back (every route is such a walk, so this is a bound):
     ahead[r][(p, u)] = max(0, max over legs u -> v, v != p: node[v] + leg + ahead[r - cost(v)][(u, v)])
 
 where only a node a route may pass through continues.
+
+A list train with one row that limits it ("4 cities and any towns") is bounded the same way, with the
+stops of that row's kinds costing their visits and the others nothing (`bound_costs`): the table is
+then worked out per r until it settles (a walk through free stops stays at r), which it does when the
+free stops a walk may pass through hold no cycle (a walk could go round one in the table).
 """
 
 from __future__ import annotations
@@ -21,10 +26,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from solver.model.board import Board, Train
+import networkx as nx
+
+from solver.model.board import Board, DistanceRow, Node, Train
 from solver.model.legs import Leg
+from solver.rules.train_rules import stop_revenue
 
 MAX_BOUNDED_STOPS = 12  # longer trains (a D, an 8+8) are walked without a bound: the table grows with the length
+UNLIMITED_ROW = 99  # a list train's row that visits this many stops or more never ends a route ("any number")
 
 
 @dataclass
@@ -37,6 +46,7 @@ class ReachBound:
     const: int  # what no stop or leg carries (combinations): added to every route's bound
     distance: int
     flat: bool = False  # no table: a continuation may add anything (`flat_bound`)
+    cost: dict[str, int] | None = None  # node id -> what it costs the table (None: its visit cost)
     # what a continuation adds where the table has no entry: nothing (a dead end), or anything when flat
     otherwise: list[int] = field(init=False, repr=False)
 
@@ -127,30 +137,94 @@ def reach_left(legs_from: dict[str, list[Leg]], passable: frozenset[str], bound:
     return left
 
 
-def bounded_train(train: Train) -> bool:
-    """Whether a route of this train has a bound: one that counts plain stops, at most MAX_BOUNDED_STOPS
-    (a list train is priced by its best stops, at a cost the bound would spend on many more routes)."""
+def limiting_row(train: Train) -> DistanceRow | None:
+    """The one row that limits an unclassed list train's routes, when it has one: every other row visits
+    any number of stops (UNLIMITED_ROW), and no kind of it fits another row (so its stops never pour into
+    one), at most MAX_BOUNDED_STOPS; None otherwise."""
+    if train.unit != "stops_by_type" or train.klass or train.local or train.by_hex:
+        return None
+    limited = [r for r in train.rows if r.visit < UNLIMITED_ROW]
+    if len(limited) != 1 or limited[0].visit > MAX_BOUNDED_STOPS:
+        return None
+    row = limited[0]
+    if any(kind in other.kinds for other in train.rows if other is not row for kind in row.kinds):
+        return None
+    return row
+
+
+def plain_bounded(train: Train) -> bool:
+    """Whether a train counting plain stops has a bound: unclassed, not local, at most MAX_BOUNDED_STOPS."""
     return train.unit == "stops" and not (train.klass or train.local or train.by_hex) and \
         train.distance <= MAX_BOUNDED_STOPS
+
+
+def bounded_train(train: Train) -> bool:
+    """Whether a route of this train has a bound: one that counts plain stops (`plain_bounded`), or a list
+    train with one row that limits it (`limiting_row`; any other list train is priced by its best stops,
+    at a cost the bound would spend on many more routes)."""
+    return plain_bounded(train) or limiting_row(train) is not None
+
+
+def bound_costs(board: Board, train: Train, visitable: frozenset[str]) -> tuple[dict[str, int], int] | None:
+    """What each stop costs a bounded train (`bounded_train`) in the table, and its distance so counted: its
+    visit cost for a train counting plain stops; for a list train, the visit cost of a stop of its limiting
+    row's kinds and nothing for the others, within that row's visits. None for other trains."""
+    if not bounded_train(train):
+        return None
+    row = limiting_row(train)
+    nodes = board.nodes
+    if row is None:
+        return {n: nodes[n].visit_cost for n in visitable}, train.distance
+    return {n: nodes[n].visit_cost if nodes[n].kind in row.kinds else 0 for n in visitable}, row.visit
+
+
+def free_pay(train: Train, node: Node, most: int) -> int:
+    """At most what a free stop (one the table does not count) pays: for a list train, in the rows that take
+    its kind (no more than `most`, what any row pays)."""
+    if train.unit != "stops_by_type":
+        return most
+    return min(most, max([0, *(stop_revenue(node, train, r) for r in train.rows if node.kind in r.kinds)]))
+
+
+def _free_forest(legs_from: dict[str, list[Leg]], through: set[str]) -> bool:
+    """Whether the free stops a walk may pass through, joined by their legs, hold no cycle: then a walk that
+    never turns straight back passes each at most once between two stops that cost, so the table may count
+    what they pay (its sweep at one r settles)."""
+    joined = nx.utils.UnionFind()
+    for a, b in {(u, leg.b) if u < leg.b else (leg.b, u)
+                 for u in through for leg in legs_from.get(u, ()) if leg.b in through and leg.b != u}:
+        if joined[a] == joined[b]:
+            return False  # a second way between them: a cycle
+        joined.union(a, b)
+    return True
 
 
 def reach_bound(board: Board, legs_from: dict[str, list[Leg]], visitable: frozenset[str], passable: frozenset[str],
                 train: Train, stop_pay: dict[str, int], bonus_node: dict[str, int], bonus_hex: dict[str, int],
                 const: int) -> ReachBound | None:
-    """The bound for one train counting plain stops (`stop_pay`: the most each node pays it; `bonus_node`,
-    `bonus_hex`, `const`: the most its bonuses add per stop, per hex passed and otherwise). None when
-    the train is not bounded so: another unit, a class, a local, too long, or a stop that costs nothing."""
-    if not bounded_train(train) or any(board.nodes[n].visit_cost < 1 for n in visitable):
+    """The bound for one bounded train (`bounded_train`; `stop_pay`: the most each node pays it; `bonus_node`,
+    `bonus_hex`, `const`: the most its bonuses add per stop, per hex passed and otherwise). None for another
+    train, for a train counting plain stops with stops that cost nothing, and where a walk could go round
+    free stops in the table (`_free_forest`), or a path-hex bonus weighs a leg."""
+    found = bound_costs(board, train, visitable)
+    if found is None:
         return None
-    dist = train.distance
+    cost, dist = found
+    if train.unit == "stops" and any(board.nodes[n].visit_cost < 1 for n in visitable):
+        return None  # stops that cost nothing: a `flat_bound` with its search bounds such a train better
     node = {n: stop_pay.get(n, 0) + bonus_node.get(n, 0) for n in visitable}
     leg_w = _leg_weights(legs_from, visitable, bonus_hex)
+    free = [n for n, c in cost.items() if c < 1] if train.unit != "stops" else []
+    if free:
+        for n in free:
+            node[n] = max(0, free_pay(train, board.nodes[n], stop_pay.get(n, 0)) + bonus_node.get(n, 0))
+        if (any(leg_w.values()) or any(node[n] for n in free)) and not _free_forest(legs_from, set(free) & passable):
+            return None  # a walk could go round free stops that pay in the table (a `flat_bound` bounds it)
     best_leg: dict[tuple[str, str], int] = {}  # (u, v) -> the most a leg between them adds (parallel track)
     for u, legs in legs_from.items():
         for leg in legs:
             if leg.b in visitable:
                 best_leg[(u, leg.b)] = max(best_leg.get((u, leg.b), -1), leg_w[id(leg)])
-    cost = {n: board.nodes[n].visit_cost for n in visitable}
     ahead: dict[tuple[str | None, str], list[int]] = {}
     for pair in list(best_leg) + [(None, u) for u in legs_from]:
         ahead[pair] = [0] * (dist + 1)  # type: ignore[index]
@@ -161,18 +235,29 @@ def reach_bound(board: Board, legs_from: dict[str, list[Leg]], visitable: frozen
     steps_of: dict[str, list[tuple[str, int, int, list[int] | None]]] = {}
     for (u, v), w in best_leg.items():
         steps_of.setdefault(u, []).append((v, node[v] + w, cost[v], ahead[(u, v)] if v in passable else None))
-    # per r: for every node u its two best steps (v, value), so that (p, u) takes the best with v != p
-    for r in range(1, dist + 1):
-        for u, steps in steps_of.items():
-            first, first_v, second = 0, None, 0
-            for v, add, c, onward in steps:
-                if c > r:
-                    continue
-                value = add + onward[r - c] if onward is not None else add
-                if value > first:
-                    first, first_v, second = value, v, first
-                elif value > second:
-                    second = value
-            for p, per_r in pairs_at.get(u, ()):
-                per_r[r] = first if first_v != p else second
-    return ReachBound(node, leg_w, ahead, const, dist)
+    # per r: for every node u its two best steps (v, value), so that (p, u) takes the best with v != p; with free
+    # stops a step may read the same r (from r = 0: a route with no stop left to pay for may still take free
+    # ones), so the sweep repeats until nothing grows: the values only grow, and no higher than a walk through
+    # the free stops reaches, which passes each once (`_free_forest`)
+    for r in range(0 if free else 1, dist + 1):
+        grew, sweeps = True, 0
+        while grew:
+            grew, sweeps = False, sweeps + 1
+            if sweeps > len(free) + 2:  # more than a walk through every free stop once needs: never (a guard)
+                return None
+            for u, steps in steps_of.items():
+                first, first_v, second = 0, None, 0
+                for v, add, c, onward in steps:
+                    if c > r:
+                        continue
+                    value = add + onward[r - c] if onward is not None else add
+                    if value > first:
+                        first, first_v, second = value, v, first
+                    elif value > second:
+                        second = value
+                for p, per_r in pairs_at.get(u, ()):
+                    value = first if first_v != p else second
+                    if value != per_r[r]:
+                        per_r[r] = value
+                        grew = bool(free)
+    return ReachBound(node, leg_w, ahead, const, dist, cost=cost if train.unit != "stops" else None)

@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from solver.input.snapshot import board_from_snapshot
-from solver.model.board import Board
+from solver.model.board import Board, DistanceRow, Train
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
 from solver.routes.candidates import (
@@ -24,7 +24,7 @@ from solver.routes.candidates import (
     enumerate_routes,
     standard_walk_rules,
 )
-from solver.routes.route_bound import bounded_train, flat_bound, reach_bound, reach_left
+from solver.routes.route_bound import _free_forest, flat_bound, limiting_row, plain_bounded, reach_bound, reach_left
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
 
@@ -46,6 +46,21 @@ def _one_train_boards(raw: dict) -> list[Board]:
 LATE = [(title, b) for title, raw in late_positions(2) for b in _one_train_boards(raw)]
 
 
+def _list_train_boards(raw: dict) -> list[Board]:
+    """The board once per distinct list train of the company with one row that limits it (`limiting_row`:
+    "4 cities and any towns"), as its only train."""
+    board = board_from_snapshot(raw)
+    out, seen = [], set()
+    for t in board.trains:
+        if limiting_row(t) is not None and t.spec_key() not in seen:
+            seen.add(t.spec_key())
+            out.append(replace(board, trains=[t]))
+    return out
+
+
+LISTED = [(title, b) for title, raw in late_positions(3) for b in _list_train_boards(raw)]
+
+
 def _bound_breaks(board: Board) -> tuple[int, list[tuple]]:
     """How many routes were checked, and every (route, prefix length, value, bound) whose value beats it."""
     classes = train_classes(board.trains)[0]
@@ -64,12 +79,13 @@ def _bound_breaks(board: Board) -> tuple[int, list[tuple]]:
         value = max((v for c in builder.price(k, builder.fitting(k)) if c is not None for v in c.totals.values()),
                     default=0)
         nodes = [board.nodes[n] for n in shape.nodes]
-        so_far, cost = reach.node[shape.nodes[0]], nodes[0].visit_cost
+        costs = [reach.cost[n.id] if reach.cost is not None else n.visit_cost for n in nodes]  # what the table counts
+        so_far, cost = reach.node[shape.nodes[0]], costs[0]
         ahead = reach.start_ahead(shape.nodes[0])
         for i in range(len(nodes)):
             if i:
                 so_far += reach.node[shape.nodes[i]] + reach.leg[id(shape.legs[i - 1])]
-                cost += nodes[i].visit_cost
+                cost += costs[i]
                 ahead = reach.step_ahead(shape.legs[i - 1])
             bound = so_far + ahead[reach.distance - cost] + reach.const
             if value > bound:
@@ -81,6 +97,61 @@ def _bound_breaks(board: Board) -> tuple[int, list[tuple]]:
 def test_no_route_earns_more_than_the_bound_of_a_prefix(title: str, board: Board) -> None:
     _checked, bad = _bound_breaks(board)
     assert bad == []
+
+
+@pytest.mark.parametrize(("title", "board"), LISTED, ids=[f"{t}-{b.trains[0].name}" for t, b in LISTED])
+def test_no_list_train_route_earns_more_than_the_bound_of_a_prefix(title: str, board: Board) -> None:
+    """The same for a list train with one row that limits it: the table counts that row's stops, the others
+    (free) add their pay where a walk passes them."""
+    _checked, bad = _bound_breaks(board)
+    assert bad == []
+
+
+def test_list_trains_of_many_titles_are_bounded() -> None:
+    """The table bounds list trains with one limiting row on boards of several titles (free stops with no
+    cycle among them), so the test above checks it on many routes."""
+    checked = [(title, _bound_breaks(board)[0]) for title, board in LISTED]
+    assert len({title for title, n in checked if n}) >= 3
+    assert sum(n for _title, n in checked) >= 5_000
+
+
+def test_a_list_train_is_limited_by_its_one_short_row_of_its_own() -> None:
+    """`limiting_row`: the one row visiting fewer than any number of stops, whose kinds no other row takes."""
+    row = DistanceRow(kinds=("city", "offboard"), pay=4, visit=4)
+    towns = DistanceRow(kinds=("town",), pay=99, visit=99)
+
+    def listed(*rows: DistanceRow, **kw: object) -> Train:
+        return Train(id="t", name="t", unit="stops_by_type", distance=sum(r.visit for r in rows), rows=rows, **kw)
+
+    assert limiting_row(listed(row, towns)) == row
+    assert limiting_row(listed(row)) == row
+    assert limiting_row(listed(row, DistanceRow(kinds=("town", "city"), pay=99, visit=99))) is None  # cities pour on
+    assert limiting_row(listed(row, DistanceRow(kinds=("town",), pay=2, visit=2))) is None  # two rows limit it
+    assert limiting_row(listed(DistanceRow(kinds=("city",), pay=13, visit=13), towns)) is None  # too long a table
+    assert limiting_row(listed(row, towns, klass="freight")) is None
+    assert limiting_row(Train(id="t", name="4", unit="stops", distance=4)) is None
+    assert plain_bounded(Train(id="t", name="4", unit="stops", distance=4))
+
+
+def test_free_stops_on_a_cycle_are_found() -> None:
+    """`_free_forest`: free stops joined in a ring (a walk could go round it in the table) are no forest; a
+    chain, parallel track between two of them, and a stop the walk may not pass through break no ring."""
+    class _Leg:
+        def __init__(self, b: str) -> None:
+            self.b = b
+
+    def legs(*pairs: str) -> dict[str, list[_Leg]]:
+        out: dict[str, list[_Leg]] = {}
+        for pair in pairs:
+            a, b = pair.split("-")
+            out.setdefault(a, []).append(_Leg(b))
+            out.setdefault(b, []).append(_Leg(a))
+        return out
+
+    assert _free_forest(legs("a-b", "b-c", "c-d"), {"a", "b", "c", "d"})  # type: ignore[arg-type]
+    assert _free_forest(legs("a-b", "a-b", "b-c"), {"a", "b", "c"})  # type: ignore[arg-type]
+    assert not _free_forest(legs("a-b", "b-c", "c-a"), {"a", "b", "c"})  # type: ignore[arg-type]
+    assert _free_forest(legs("a-b", "b-c", "c-a"), {"a", "b"})  # type: ignore[arg-type]
 
 
 def test_most_late_boards_are_bounded() -> None:
@@ -134,13 +205,19 @@ def test_the_bounded_walk_keeps_the_whole_walks_best_route() -> None:
     assert sum(priced < whole for priced, whole in compared) >= 20  # the bound cuts the walk short on many
 
 
+def test_the_bounded_walk_of_a_list_train_keeps_the_whole_walks_best_route() -> None:
+    compared = _against_the_whole_walk(LISTED)
+    assert len(compared) >= 20
+    assert sum(priced * 4 < whole for priced, whole in compared) >= 12  # on many, a fraction of the routes priced
+
+
 def _long_train_boards(raw: dict) -> list[Board]:
     """The board once per distinct train of the company that no table bounds (a D, a list train with
     free stops), as its only train."""
     board = board_from_snapshot(raw)
     out, seen = [], set()
     for t in board.trains:
-        if t.unit in ("stops", "stops_by_type") and not bounded_train(t) and not t.klass and not t.local \
+        if t.unit in ("stops", "stops_by_type") and not plain_bounded(t) and not t.klass and not t.local \
                 and t.spec_key() not in seen:
             seen.add(t.spec_key())
             out.append(replace(board, trains=[t]))

@@ -29,7 +29,7 @@ from solver.routes.candidates import (
     enumerate_routes,
     standard_walk_rules,
 )
-from solver.routes.route_bound import bounded_train
+from solver.routes.route_bound import plain_bounded
 from solver.routes.station_reach import token_reach
 from tests.support.boards import BoardBuilder, line
 from tests.support.corpus_files import late_positions
@@ -42,7 +42,7 @@ def _two_trains(raw: dict) -> Board | None:
     """The board run by two of its company's trains that count plain stops: its own two when it has two,
     else its strongest such train twice (None without one)."""
     board = board_from_snapshot(raw)
-    plain = [t for t in board.trains if bounded_train(t)]
+    plain = [t for t in board.trains if plain_bounded(t)]
     if len(board.trains) == 2 and len(plain) == 2:
         return board
     if not plain:
