@@ -146,7 +146,7 @@ class RouteShape(NamedTuple):
     legs: tuple[Leg, ...]
     mask: int  # the track it occupies, as bits
     crossings: int  # hex crossings
-    cost: int  # visit cost
+    cost: int  # visit cost (on a walk with a list train's `ReachBound`: its count of the limiting row's stops)
     token: bool  # whether a stop has the company's token
     kinds: int  # the visit cost per node kind (`kind_code`)
 
@@ -250,14 +250,16 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     and whether the list is complete (False when the cap, the deadline or `cancel` cut it short).
 
     Routes are grown stop by stop and abandoned as soon as no train's distance admits them. With
-    `bound` (trains counting plain stops) and `floors` (per train class, its distance and the least a
+    `bound` (trains counting plain stops; one train: also a list train with one limiting row, whose
+    `ReachBound.cost` the walk counts) and `floors` (per train class, its distance and the least a
     route must earn it), also as soon as for every class what they earn so far and the most a
     continuation within its distance adds fall below its floor: a route is kept only if some class
     that may run it may earn its floor. With `improve` instead (one train: a branch and bound), the
-    floor is the best price `improve` has given a route walked before. `improve` prices each route
-    kept, given its place in the walk without a bound (the most promising steps are walked first); the
-    routes kept are handed back in that order. So every route that may earn the best price is kept,
-    and its place is known.
+    floor is the best price `improve` has given a route walked before. `improve` is handed each route
+    kept (to price it, or pass it over when its tight bound is below the best price), given its place
+    in the walk without a bound (the most promising steps are walked first); the routes kept are
+    handed back in that order. So every route that may earn the best price is kept, and its place is
+    known.
     `avoid`: track bits no route may use.
     """
     rules = rules or standard_walk_rules(board)
@@ -317,8 +319,8 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     if ordered_walk:
         rank = {nid: i for i, nid in enumerate(graph.legs_from)}  # the plain order of the first stops
     # a flat bound's continuation: the stops still in reach (`reach_left`, a search per step), for trains whose
-    # distance does not end a route sooner (a D; a list train with free stops) on a graph small enough that the
-    # search costs less than the walk it saves (measured on the corpus)
+    # distance does not end a route sooner (a D; a list train with free stops and no table) on a graph small
+    # enough that the search costs less than the walk it saves (measured on the corpus)
     left = reach_left(graph.legs_from, rules.passable, bound, node_bit) if flat and not any(  # type: ignore[arg-type]
         t.unit == "stops" and t.distance < bound.distance for t in trains  # type: ignore[union-attr]
     ) and len(graph.legs_from) <= REACH_LEFT_MAX_STOPS else None
@@ -1050,7 +1052,8 @@ def _bounded_best(board: Board, graph: LegGraph, builder: _Builder, ci: int, wal
                   cap: int, deadline: float | None, cancel: CancelToken | None, avoid: int = 0,
                   scan: _Scan | None = None) -> tuple[_Best, bool]:
     """Class ci's best route among those that avoid the track bits `avoid`, by a branch and bound (each
-    route the walk keeps is priced at once; `scan` counts them): it keeps every route that may earn the
+    route the walk keeps is priced at once, unless its tight bound is below the best price; `scan` counts
+    the routes kept): it keeps every route that may earn the
     best price, with its place in the walk without a bound, so `_Best.first` is the route the whole walk
     gives (the first in walk order, a route ahead before its way back, of those earning the most).
     Returns the best routes found and whether the walk was complete."""

@@ -74,7 +74,8 @@ def _leg_weights(legs_from: dict[str, list[Leg]], visitable: frozenset[str], bon
 
 def flat_bound(legs_from: dict[str, list[Leg]], visitable: frozenset[str], distance: int, stop_pay: dict[str, int],
                bonus_node: dict[str, int], bonus_hex: dict[str, int], const: int) -> ReachBound:
-    """A bound with no table, for a train no table bounds (a D, a list train with free stops): what each
+    """A bound with no table, for a train no table bounds (a D, a list train with no row that limits it or
+    with free stops on a cycle, see `reach_bound`): what each
     stop and leg adds at most, and no limit on what a continuation adds. The one-train walk with it
     keeps only the routes that may earn as much as the best priced before (priced at once), and no
     route is ever cut short: it saves listing and ranking every route, not walking them."""
@@ -179,10 +180,8 @@ def bound_costs(board: Board, train: Train, visitable: frozenset[str]) -> tuple[
 
 
 def free_pay(train: Train, node: Node, most: int) -> int:
-    """At most what a free stop (one the table does not count) pays: for a list train, in the rows that take
-    its kind (no more than `most`, what any row pays)."""
-    if train.unit != "stops_by_type":
-        return most
+    """At most what a free stop (one a list train's table does not count) pays: in the rows that take its kind
+    (no more than `most`, what any row pays)."""
     return min(most, max([0, *(stop_revenue(node, train, r) for r in train.rows if node.kind in r.kinds)]))
 
 
@@ -204,8 +203,9 @@ def reach_bound(board: Board, legs_from: dict[str, list[Leg]], visitable: frozen
                 const: int) -> ReachBound | None:
     """The bound for one bounded train (`bounded_train`; `stop_pay`: the most each node pays it; `bonus_node`,
     `bonus_hex`, `const`: the most its bonuses add per stop, per hex passed and otherwise). None for another
-    train, for a train counting plain stops with stops that cost nothing, and where a walk could go round
-    free stops in the table (`_free_forest`), or a path-hex bonus weighs a leg."""
+    train, for a train counting plain stops with stops that cost nothing, and for a list train whose free
+    stops hold a cycle (`_free_forest`) where a free stop pays or a path-hex bonus weighs a leg: a walk could
+    go round it in the table (the sweep's guard returns None too, should the table not settle)."""
     found = bound_costs(board, train, visitable)
     if found is None:
         return None

@@ -14,9 +14,11 @@ import pytest
 
 from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board, DistanceRow, Train
-from solver.modifiers.candidate_values import candidate_pricer
+from solver.modifiers.candidate_values import CandidatePricer, candidate_pricer
 from solver.packing.pack import train_classes
 from solver.routes.candidates import (
+    LegGraph,
+    WalkRules,
     _bound_weights,
     _Builder,
     build_leg_graph,
@@ -24,7 +26,15 @@ from solver.routes.candidates import (
     enumerate_routes,
     standard_walk_rules,
 )
-from solver.routes.route_bound import _free_forest, flat_bound, limiting_row, plain_bounded, reach_bound, reach_left
+from solver.routes.route_bound import (
+    ReachBound,
+    _free_forest,
+    flat_bound,
+    limiting_row,
+    plain_bounded,
+    reach_bound,
+    reach_left,
+)
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
 
@@ -61,8 +71,9 @@ def _list_train_boards(raw: dict) -> list[Board]:
 LISTED = [(title, b) for title, raw in late_positions(3) for b in _list_train_boards(raw)]
 
 
-def _bound_breaks(board: Board) -> tuple[int, list[tuple]]:
-    """How many routes were checked, and every (route, prefix length, value, bound) whose value beats it."""
+def _table(board: Board) -> tuple[list[Train], LegGraph, CandidatePricer | None, WalkRules, ReachBound | None]:
+    """The board's train classes, leg graph, pricer and walk rules, and the one-train walk's table for its train
+    (None where no table bounds it)."""
     classes = train_classes(board.trains)[0]
     graph = build_leg_graph(board)
     pricer = candidate_pricer(board, True)
@@ -70,6 +81,12 @@ def _bound_breaks(board: Board) -> tuple[int, list[tuple]]:
     weights = _bound_weights(_Builder(board, graph, classes, [], pricer), 0)
     reach = reach_bound(board, graph.legs_from, walk.visitable, walk.passable, classes[0], *weights) \
         if weights is not None else None
+    return classes, graph, pricer, walk, reach
+
+
+def _bound_breaks(board: Board) -> tuple[int, list[tuple]]:
+    """How many routes were checked, and every (route, prefix length, value, bound) whose value beats it."""
+    classes, graph, pricer, walk, reach = _table(board)
     if reach is None:
         return 0, []
     shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD, rules=walk)
@@ -208,19 +225,24 @@ def test_the_bounded_walk_keeps_the_whole_walks_best_route() -> None:
 def test_the_bounded_walk_of_a_list_train_keeps_the_whole_walks_best_route() -> None:
     compared = _against_the_whole_walk(LISTED)
     assert len(compared) >= 20
-    assert sum(priced * 4 < whole for priced, whole in compared) >= 12  # on many, a fraction of the routes priced
+    walked_by_table = [(title, b) for title, b in LISTED if _paid_by_every_stop(b) and _table(b)[-1] is not None]
+    by_table = _against_the_whole_walk(walked_by_table)
+    assert len(by_table) >= 12
+    assert sum(priced * 4 < whole for priced, whole in by_table) >= len(by_table) * 2 // 3  # a fraction priced
 
 
 def _long_train_boards(raw: dict) -> list[Board]:
-    """The board once per distinct train of the company that no table bounds (a D, a list train with
-    free stops), as its only train."""
+    """The board once per distinct train of the company that no table bounds on it (a D, a list train with
+    free stops and no table, `_table`), as its only train."""
     board = board_from_snapshot(raw)
     out, seen = [], set()
     for t in board.trains:
         if t.unit in ("stops", "stops_by_type") and not plain_bounded(t) and not t.klass and not t.local \
                 and t.spec_key() not in seen:
             seen.add(t.spec_key())
-            out.append(replace(board, trains=[t]))
+            alone = replace(board, trains=[t])
+            if _table(alone)[-1] is None:
+                out.append(alone)
     return out
 
 
@@ -270,9 +292,15 @@ def test_no_long_route_earns_more_than_its_prefix_and_the_stops_in_reach() -> No
     assert checked >= 20_000
 
 
+def _paid_by_every_stop(board: Board) -> bool:
+    """Whether the board's train is paid by every stop it visits (`_Builder.plain`): then it is walked flat."""
+    classes = train_classes(board.trains)[0]
+    return _Builder(board, build_leg_graph(board), classes, [], candidate_pricer(board, True)).plain[0]
+
+
 def test_the_flat_walk_of_a_long_train_keeps_the_whole_walks_best_route() -> None:
     """A D or a list train paid by every stop is walked with a `flat_bound`: only the routes that may earn
     the best price so far are priced, and the answer is the whole walk's first best route."""
-    compared = _against_the_whole_walk(LONG)
-    assert len(compared) >= 20
+    compared = _against_the_whole_walk([(title, b) for title, b in LONG if _paid_by_every_stop(b)])
+    assert len(compared) >= 15
     assert sum(priced * 4 < whole for priced, whole in compared) >= len(compared) // 2  # a fraction priced
