@@ -159,24 +159,19 @@ def plain_bounded(train: Train) -> bool:
         train.distance <= MAX_BOUNDED_STOPS
 
 
-def bounded_train(train: Train) -> bool:
-    """Whether a route of this train has a bound: one that counts plain stops (`plain_bounded`), or a list
-    train with one row that limits it (`limiting_row`; any other list train is priced by its best stops,
-    at a cost the bound would spend on many more routes)."""
-    return plain_bounded(train) or limiting_row(train) is not None
-
-
 def bound_costs(board: Board, train: Train, visitable: frozenset[str]) -> tuple[dict[str, int], int] | None:
-    """What each stop costs a bounded train (`bounded_train`) in the table, and its distance so counted: its
-    visit cost for a train counting plain stops; for a list train, the visit cost of a stop of its limiting
-    row's kinds and nothing for the others, within that row's visits. None for other trains."""
-    if not bounded_train(train):
-        return None
-    row = limiting_row(train)
+    """What each stop costs a train in the table, and its distance so counted, for a train the table bounds: one
+    counting plain stops (`plain_bounded`), its visit costs; a list train with one row that limits it
+    (`limiting_row`), the visit cost of a stop of that row's kinds and nothing for the others, within that
+    row's visits. None for other trains (any other list train is priced by its best stops, at a cost the
+    bound would spend on many more routes)."""
     nodes = board.nodes
-    if row is None:
+    row = limiting_row(train)
+    if row is not None:
+        return {n: nodes[n].visit_cost if nodes[n].kind in row.kinds else 0 for n in visitable}, row.visit
+    if plain_bounded(train):
         return {n: nodes[n].visit_cost for n in visitable}, train.distance
-    return {n: nodes[n].visit_cost if nodes[n].kind in row.kinds else 0 for n in visitable}, row.visit
+    return None
 
 
 def free_pay(train: Train, node: Node, most: int) -> int:
@@ -201,7 +196,7 @@ def _free_forest(legs_from: dict[str, list[Leg]], through: set[str]) -> bool:
 def reach_bound(board: Board, legs_from: dict[str, list[Leg]], visitable: frozenset[str], passable: frozenset[str],
                 train: Train, stop_pay: dict[str, int], bonus_node: dict[str, int], bonus_hex: dict[str, int],
                 const: int) -> ReachBound | None:
-    """The bound for one bounded train (`bounded_train`; `stop_pay`: the most each node pays it; `bonus_node`,
+    """The bound for one train the table bounds (`bound_costs`; `stop_pay`: the most each node pays it; `bonus_node`,
     `bonus_hex`, `const`: the most its bonuses add per stop, per hex passed and otherwise). None for another
     train, for a train counting plain stops with stops that cost nothing, and for a list train whose free
     stops hold a cycle (`_free_forest`) where a free stop pays or a path-hex bonus weighs a leg: a walk could
@@ -210,11 +205,11 @@ def reach_bound(board: Board, legs_from: dict[str, list[Leg]], visitable: frozen
     if found is None:
         return None
     cost, dist = found
-    if train.unit == "stops" and any(board.nodes[n].visit_cost < 1 for n in visitable):
+    free = [n for n, c in cost.items() if c < 1]
+    if free and train.unit == "stops":
         return None  # stops that cost nothing: a `flat_bound` with its search bounds such a train better
     node = {n: stop_pay.get(n, 0) + bonus_node.get(n, 0) for n in visitable}
     leg_w = _leg_weights(legs_from, visitable, bonus_hex)
-    free = [n for n, c in cost.items() if c < 1] if train.unit != "stops" else []
     if free:
         for n in free:
             node[n] = max(0, free_pay(train, board.nodes[n], stop_pay.get(n, 0)) + bonus_node.get(n, 0))
