@@ -11,7 +11,10 @@ decreasing sequence of numbers. The options still open at a search node are one 
 int over option numbers), so the best open option is its highest set bit (`bit_length`, which
 costs nothing, where finding the lowest bit of a big int costs a negation) and the bound "this
 node's value plus, for the slots left, the best open option and the options numbered just below
-it" costs one `bit_length` (values are sorted: no other open option is worth more than those). Track
+it" costs one `bit_length` (values are sorted: no other open option is worth more than those). With
+several train classes, a node that still branches is bounded class by class too (`_ClassTops`: each
+class's trains left take its best open options), so that the best options of a class with one train left
+do not stand in for the others' slots. Track
 keys used by the same options are merged first (a few dozen remain on late-game boards); a chosen
 option closes every option sharing a key with it by a few ANDs with cached sets (`open_sets`), and
 the options it leaves open bound it before the search goes deeper.
@@ -110,6 +113,56 @@ class _Slots:
             self.used[t] -= 1
 
 
+class _ClassTops:
+    """A bound on what the trains left add, class by class: each class's trains left take its best open
+    options (an option several classes may run counts for each of them), and the best `slots` of those
+    count. A class's trains left are its count less the chosen options that fit it alone (those must run
+    on it). With one class it is the plain bound (`active` False)."""
+
+    def __init__(self, vals: Sequence[int], fits: Sequence[int], counts: Sequence[int]) -> None:
+        self.vals = vals
+        self.active = len(counts) > 1
+        n = len(fits)
+        by_option = np.asarray(fits, dtype=np.int64)
+        # per class, the options it may run (None: every option)
+        self.fitting: list[int | None] = []
+        for c in range(len(counts) if self.active else 0):
+            runs = np.flatnonzero((by_option >> c) & 1)
+            self.fitting.append(None if len(runs) == n else _bitset(runs, n))
+        self.left = list(counts)  # per class: its count less the chosen options that fit it alone
+        self.alone = {1 << c: c for c in range(len(counts))}
+
+    def take(self, fit: int) -> None:
+        c = self.alone.get(fit)
+        if c is not None:
+            self.left[c] -= 1
+
+    def give_back(self, fit: int) -> None:
+        c = self.alone.get(fit)
+        if c is not None:
+            self.left[c] += 1
+
+    def rest(self, open_: int, slots: int) -> int:
+        """The most `slots` more options from `open_` may add, class by class."""
+        vals = self.vals
+        tops: list[int] = []
+        for c, left in enumerate(self.left):
+            if left <= 0:
+                continue
+            fitting = self.fitting[c]
+            y = open_ if fitting is None else open_ & fitting
+            for _ in range(min(left, slots)):
+                if not y:
+                    break
+                k = y.bit_length() - 1
+                tops.append(vals[k])
+                y ^= 1 << k
+        if len(tops) > slots:
+            tops.sort(reverse=True)
+            return sum(tops[:slots])
+        return sum(tops)
+
+
 def _union_closure(fits: set[int]) -> list[int]:
     """Every union of one or more of `fits` (bit sets)."""
     closure = set(fits)
@@ -157,6 +210,7 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
     cache = open_sets.known  # key mask -> the options it leaves open (as a mask)
     chosen: list[int] = []
     all_slots = sum(counts)
+    by_class = _ClassTops(vals, fit, counts)
     nodes = [0]
     stopped = [False]
 
@@ -227,9 +281,15 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
             if value + vj + sum(vals[max(0, t - slots + 1):t]) <= best_value:
                 continue  # cannot complete a better packing
             child = slots_left.take(fit[j], child)
+            by_class.take(fit[j])
+            if by_class.active and value + vj + by_class.rest(child, slots - 1) <= best_value:
+                by_class.give_back(fit[j])
+                slots_left.give_back(fit[j])
+                continue  # the trains left, class by class, cannot complete a better packing
             chosen.append(j)
             search(child, value + vj, slots - 1)
             chosen.pop()
+            by_class.give_back(fit[j])
             slots_left.give_back(fit[j])
             if stopped[0]:
                 return

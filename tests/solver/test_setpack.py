@@ -173,3 +173,20 @@ def test_many_classes_of_one_train_each(seed: int) -> None:
     expected = _brute(values, classes, keys, counts)
     result = best_packing(values, [1 << c for c in classes], [sum(1 << k for k in ks) for ks in keys], counts)
     assert result.finished and result.value == expected
+
+
+def test_a_class_full_of_the_best_options_is_bounded_by_its_trains() -> None:
+    """Two trains of class 1, whose options are the best, and one of class 0, whose options conflict with
+    each other: once a class-1 option is chosen, the slots left are one class-1 train and the class-0 train,
+    so every later class-1 option is bounded by 100 + 100 + 5 (the best packing's worth, found first) and
+    cut at once, where the best open options overall (100 + 100 + 100) would let the search go on (about
+    1,800 nodes: each class-1 option's subtree tries the others again)."""
+    n_best = 60
+    values = [100] * n_best + [5] * 10
+    fits = [0b10] * n_best + [0b01] * 10
+    keys = [1 << i for i in range(n_best)] + [1 << n_best] * 10  # the class-0 options share one key
+    result = best_packing(values, fits, keys, [1, 2])
+    assert result.finished and result.value == 205
+    # the first subtree tries the other class-1 options once, then the root tries each once more
+    assert result.stats["bb_nodes"] <= 2 * n_best
+    assert sorted(values[i] for i in result.chosen or []) == [5, 100, 100]
