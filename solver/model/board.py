@@ -83,6 +83,11 @@ class Node:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def route_may_pass(node: Node) -> bool:
+    """Whether a route may pass through this stop (a blocking or terminal stop only ends a route)."""
+    return not (node.terminal or node.blocks)
+
+
 @dataclass
 class Hex:
     id: str

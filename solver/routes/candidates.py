@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from solver.model.board import NODE_KINDS, Board, DistanceRow, Node, Train
+from solver.model.board import NODE_KINDS, Board, DistanceRow, Node, Train, route_may_pass
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg, PathIndex, walk_legs
 from solver.modifiers.candidate_values import (
@@ -135,7 +135,7 @@ def standard_walk_rules(board: Board, one_per_hex: bool = False, forbidden: froz
     every route must meet may narrow it: one stop per hex, hexes no route may stop in."""
     stops = [n for n in board.nodes.values() if n.kind != "junction" and n.hex not in forbidden]
     visitable = frozenset([n.id for n in stops])
-    passable = frozenset([n.id for n in stops if not n.terminal and not n.blocks])
+    passable = frozenset([n.id for n in stops if route_may_pass(n)])
     return WalkRules(visitable=visitable, passable=passable, starts=visitable, ends=visitable, one_per_hex=one_per_hex)
 
 
@@ -319,11 +319,12 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     if ordered_walk:
         rank = {nid: i for i, nid in enumerate(graph.legs_from)}  # the plain order of the first stops
     # a flat bound's continuation: the stops still in reach (`reach_left`, a search per step), for trains whose
-    # distance does not end a route sooner (a D; a list train with free stops and no table) on a graph small
-    # enough that the search costs less than the walk it saves (measured on the corpus)
+    # distance does not end a route sooner (a D; a list train with free stops and no table that may take most
+    # stops in reach, `_takes_most`) on a graph small enough that the search costs less than the walk it saves
+    # (measured on the corpus)
     left = reach_left(graph.legs_from, rules.passable, bound, node_bit) if flat and not any(  # type: ignore[arg-type]
-        t.unit == "stops" and t.distance < bound.distance for t in trains  # type: ignore[union-attr]
-    ) and len(graph.legs_from) <= REACH_LEFT_MAX_STOPS else None
+        (t.unit == "stops" and t.distance < bound.distance) or not _takes_most(board, graph, t)  # type: ignore[union-attr]
+        for t in trains) and len(graph.legs_from) <= REACH_LEFT_MAX_STOPS else None
     need_token = all(t.requires_token for t in trains)  # then a route without a station is no candidate
     walked = 0  # calls of grow, between looks at the clock
     new_shape = tuple.__new__  # RouteShape(...) through its Python __new__ costs twice as much in this loop
@@ -435,6 +436,19 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     finally:  # the recursive closure refers to itself: break that cycle, so that reference counting frees
         grow = None  # noqa: F841  everything it holds, with no work left for the cyclic collector
     return _plain_order(out, keys), True
+
+
+def _takes_most(board: Board, graph: LegGraph, train: Train) -> bool:
+    """Whether a train may take most of the graph's stops, so that a flat bound (every stop in reach adds)
+    is near what it earns: always, but for a list train whose rows of fewer visits than the graph has
+    stops meet more than twice as many stops of their kinds (a "5 cities + any towns" train among
+    twenty cities: `reach_left` would cost more than the walk it saves)."""
+    if train.unit != "stops_by_type":
+        return True
+    limited = [r for r in train.rows if r.visit < len(graph.legs_from)]
+    kinds = {k for r in limited for k in r.kinds}
+    met = sum(1 for nid in graph.legs_from if board.nodes[nid].kind in kinds)
+    return met <= 2 * sum(r.visit for r in limited)
 
 
 def _top_sum(values: list[int], count: int) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Sequence
 
-from solver.model.board import Board, Train
+from solver.model.board import Board, Train, route_may_pass
 from solver.model.legs import Leg
 
 # per train class: the node kinds whose stops cost a route their visit cost (None: every kind; the others cost
@@ -21,22 +21,27 @@ def stops_within(board: Board, reach: Reach, legs_of: Callable[[str], list[Leg]]
     """The stops some train class may reach from a tokened stop (`legs_of`: a stop's legs, walked once;
     none without a class). A class with a budget reaches a stop when the cheapest way there from a tokened
     stop, counting the cost of every stop on it (both ends too), is within its budget; a class without one
-    reaches every stop joined to a station. When every stop costs one, that is a breadth-first search by
-    legs (most boards); else a shortest-path search (`heapq`)."""
+    reaches every stop joined to a station. No way goes on through a stop a route may only end at (a
+    blocking or terminal one: `route_may_pass`), other than the tokened stop it starts from. When every
+    stop costs one, that is a breadth-first search by legs (most boards); else a shortest-path search
+    (`heapq`)."""
     if not reach:
         return set()
     tokened = [nid for nid, n in board.nodes.items() if n.kind != "junction" and n.tokened_by_company]
+    nodes = board.nodes
+    ends_only = {nid for nid, n in nodes.items() if n.kind != "junction" and not route_may_pass(n)}
     if all(b is not None and b[0] is None for b in reach) and \
-            all(n.visit_cost == 1 for n in board.nodes.values() if n.kind != "junction"):
-        return _within_legs(tokened, max(b[1] for b in reach if b is not None) - 1, legs_of)
+            all(n.visit_cost == 1 for n in nodes.values() if n.kind != "junction"):
+        return _within_legs(tokened, max(b[1] for b in reach if b is not None) - 1, legs_of, ends_only)
     inside: set[str] = set()
     for budget in reach:
-        inside |= _within_budget(board, tokened, budget, legs_of)
+        inside |= _within_budget(board, tokened, budget, legs_of, ends_only)
     return inside
 
 
-def _within_legs(tokened: list[str], most: int, legs_of: Callable[[str], list[Leg]]) -> set[str]:
-    """The stops at most `most` legs from a tokened stop (breadth first; none when `most` is negative)."""
+def _within_legs(tokened: list[str], most: int, legs_of: Callable[[str], list[Leg]], ends_only: set[str]) -> set[str]:
+    """The stops at most `most` legs from a tokened stop, never through a stop a route may only end at
+    (breadth first; none when `most` is negative)."""
     if most < 0:
         return set()
     inside = set(tokened)
@@ -44,7 +49,10 @@ def _within_legs(tokened: list[str], most: int, legs_of: Callable[[str], list[Le
     for _depth in range(most):
         ahead = []
         for nid in frontier:
-            for leg in legs_of(nid):
+            legs = legs_of(nid)
+            if _depth and nid in ends_only:
+                continue  # a route ends here (or starts): it reaches nothing beyond
+            for leg in legs:
                 if leg.b not in inside:
                     inside.add(leg.b)
                     ahead.append(leg.b)
@@ -55,8 +63,9 @@ def _within_legs(tokened: list[str], most: int, legs_of: Callable[[str], list[Le
 
 
 def _within_budget(board: Board, tokened: list[str], budget: Budget | None,
-                   legs_of: Callable[[str], list[Leg]]) -> set[str]:
-    """The stops a class with this budget may reach from a tokened stop (cheapest ways first)."""
+                   legs_of: Callable[[str], list[Leg]], ends_only: set[str]) -> set[str]:
+    """The stops a class with this budget may reach from a tokened stop (cheapest ways first), never
+    through a stop a route may only end at."""
     kinds, most = budget if budget is not None else (frozenset(), 0)
     nodes = board.nodes
 
@@ -65,13 +74,17 @@ def _within_budget(board: Board, tokened: list[str], budget: Budget | None,
         return node.visit_cost if kinds is None or node.kind in kinds else 0
 
     spent = {nid: c for nid in tokened if (c := cost(nid)) <= most}
+    starts = set(spent)
     heap = [(c, nid) for nid, c in spent.items()]
     heapq.heapify(heap)
     while heap:
         have, nid = heapq.heappop(heap)
         if have > spent[nid]:
             continue
-        for leg in legs_of(nid):
+        legs = legs_of(nid)
+        if nid in ends_only and nid not in starts:
+            continue  # a route ends here (or starts): it reaches nothing beyond
+        for leg in legs:
             more = have + cost(leg.b)
             if more <= most and more < spent.get(leg.b, more + 1):
                 spent[leg.b] = more

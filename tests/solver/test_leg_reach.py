@@ -5,7 +5,8 @@ walk over the whole board's leg graph finds; only stops no route of the company 
 Checked on the last positions of one game of every title, once with the company's own trains and once
 with each train made unbounded (a D: the reach then is every stop connected to a station); and on the
 positions of list trains that visit any number of towns ("n + any towns") and of boards with free stops,
-where the reach counts only the stops the trains can visit a limited number of."""
+where the reach counts only the stops the trains can visit a limited number of. A stop a route may only
+end at (a full city of another company, an off-board) stops the reach there."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
 from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
 from solver.routes.station_reach import token_reach
+from tests.support.boards import chain_board
 from tests.support.corpus_files import TITLE_FILES, late_positions, priced_positions
 
 ROUTES = 20_000  # routes compared per board, at most
@@ -89,11 +91,37 @@ def test_a_reach_that_counts_the_limited_stops_finds_the_same_routes(name: str, 
 
 
 def test_a_reach_that_counts_the_limited_stops_leaves_stops_out() -> None:
-    """Against every stop joined to a station (what these trains reached before their stops were counted)."""
-    fewer = 0
-    for _name, board in COUNTED:
-        reach = token_reach(board, train_classes(board.trains)[0])
-        stations = [None] * len(reach)  # type: ignore[arg-type]
-        counted = build_leg_graph(board, reach=reach).legs_from
-        fewer += len(counted) < len(build_leg_graph(board, reach=stations).legs_from)
-    assert fewer >= len(COUNTED) // 4
+    """Against every stop joined to a station through stops a route may pass (what these trains reached
+    before their stops were counted), on every priced position of those titles: blocked cities and
+    off-boards end most reaches of these games early, and counting the limited stops leaves out more on
+    about one position in five (42 of 204 when this was written)."""
+    fewer = total = 0
+    for path in TITLE_FILES:
+        if path.parent.name not in ("18GA", "18AL", "18MS", "1882"):
+            continue
+        for raw in priced_positions(path):
+            board = board_from_snapshot(raw)
+            reach = token_reach(board, train_classes(board.trains)[0])
+            assert reach is not None
+            stations = [None] * len(reach)
+            counted = build_leg_graph(board, reach=reach).legs_from
+            fewer += len(counted) < len(build_leg_graph(board, reach=stations).legs_from)
+            total += 1
+    assert fewer >= total // 8
+
+
+def test_a_blocking_stop_ends_the_reach() -> None:
+    """A row of cities, the company's token in the first, another company's city full in the third: no route
+    passes the full city, so the stops beyond it are out of reach whatever the train's length, while the full
+    city itself (a route may end there) and its legs back are in; the routes walked are the whole board's."""
+    builder, cities = chain_board([20, 30, 40, 50, 60])
+    builder.hexes["H2"]["nodes"][0].update(blocks=True, terminal=True, tokens=[{"corp": "OTHER"}])
+    builder.train("D-0", 999, name="D")
+    board = builder.board()
+    reach = token_reach(board, train_classes(board.trains)[0])
+    graph = build_leg_graph(board, reach=reach)
+    assert set(graph.legs_from) == set(cities[:3])
+    within, _stops = _walk(board, reach)
+    whole, _stops = _walk(board, None)
+    assert within == whole
+    assert any(nodes[-1] == cities[2] or nodes[0] == cities[2] for nodes, _legs in within)

@@ -21,6 +21,7 @@ from solver.routes.candidates import (
     WalkRules,
     _bound_weights,
     _Builder,
+    _takes_most,
     build_leg_graph,
     candidate_routes,
     enumerate_routes,
@@ -35,6 +36,7 @@ from solver.routes.route_bound import (
     reach_bound,
     reach_left,
 )
+from tests.support.boards import chain_board
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
 
@@ -304,3 +306,20 @@ def test_the_flat_walk_of_a_long_train_keeps_the_whole_walks_best_route() -> Non
     compared = _against_the_whole_walk([(title, b) for title, b in LONG if _paid_by_every_stop(b)])
     assert len(compared) >= 15
     assert sum(priced * 4 < whole for priced, whole in compared) >= len(compared) // 2  # a fraction priced
+
+
+def test_reach_left_is_asked_for_list_trains_that_take_most_stops_in_reach() -> None:
+    """`reach_left` adds every stop still in reach, so it is worth its search only where the train may take
+    most of them: a "2 cities + any towns" train on a row of eight cities is walked without it, a "6 cities +
+    any towns" train on the same row with it, and a train counting plain stops always may."""
+    towns_free = {"nodes": ["town"], "pay": 99, "visit": 99}
+    builder, _cities = chain_board([10 * (i + 1) for i in range(8)])
+    builder.train("2+-0", [{"nodes": ["city", "offboard"], "pay": 2, "visit": 2}, towns_free], name="2+")
+    builder.train("6+-0", [{"nodes": ["city", "offboard"], "pay": 6, "visit": 6}, towns_free], name="6+")
+    builder.train("D-0", 999, name="D")
+    board = builder.board()
+    graph = build_leg_graph(board)
+    short, long_, diesel = board.trains
+    assert not _takes_most(board, graph, short)
+    assert _takes_most(board, graph, long_)
+    assert _takes_most(board, graph, diesel)
