@@ -120,7 +120,7 @@ def cmd_whatif(args: argparse.Namespace) -> int:
 def _write_svg(board: Any, best: Any, out: str) -> None:
     """The route map of the best scenario's changed board."""
     from solver.render.pictures import solve_picture
-    from solver.routes.candidates import build_leg_graph
+    from solver.routes.leg_graph import build_leg_graph
     from solver.whatif.apply import apply_scenario
 
     changed = apply_scenario(board, best.scenario, "scenario", build_leg_graph)

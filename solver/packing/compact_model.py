@@ -4,7 +4,7 @@ expressed as a circuit through a depot node, instead of choosing among enumerate
 Its size grows with the board (stops x legs x trains), not with the number of routes, so it stays
 small where enumeration explodes (10-, 12-stop and diesel trains on late-game boards). It covers
 trains whose distance counts plain stops, hexes or nothing and whose stops pay a fixed amount per
-train (`eligible`); the rules are the same ones the route walk obeys (`candidates.WalkRules`).
+train (`eligible`); the rules are the same ones the route walk obeys (`walk.WalkRules`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from solver.model.legs import Leg
 from solver.model.results import Status
 from solver.packing.cpsat import run_cpsat
 from solver.packing.outcome import Packing
-from solver.routes.candidates import Candidate, LegGraph, WalkRules, standard_walk_rules
+from solver.routes.candidates import Candidate
+from solver.routes.leg_graph import LegGraph
+from solver.routes.walk import WalkRules, standard_walk_rules
 from solver.rules.train_rules import stop_revenue
 
 PLAIN_UNITS = ("stops", "hexes", "none")

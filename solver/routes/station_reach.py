@@ -1,6 +1,6 @@
 """How far the company's routes reach from its stations: the stops a route of its trains may visit,
 when every train needs a token (a route holds one, so each of its stops is within the train's distance
-of a station along the route). The leg graph is walked over these stops only (`candidates.build_leg_graph`).
+of a station along the route). The leg graph is walked over these stops only (`leg_graph.build_leg_graph`).
 """
 
 from __future__ import annotations

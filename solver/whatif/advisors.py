@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from solver.model.board import Board
 from solver.model.results import SolveResult
-from solver.routes.candidates import LegGraph
+from solver.routes.leg_graph import LegGraph
 from solver.whatif.model import Scenario
 from solver.whatif.tokens import placements
 

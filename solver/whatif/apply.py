@@ -14,7 +14,7 @@ from solver.input.snapshot import read_hexes
 from solver.input.validate import validate_board
 from solver.model.board import Board, Token
 from solver.model.errors import BoardError
-from solver.routes.candidates import LegGraph
+from solver.routes.leg_graph import LegGraph
 from solver.whatif.model import Scenario
 from solver.whatif.tokens import check_placement, free_slot
 from solver.whatif.train_specs import train_for

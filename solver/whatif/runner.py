@@ -21,7 +21,7 @@ from solver.model.errors import BoardError, EvaluatorDisagreement
 from solver.model.limits import MAX_TRAINS
 from solver.model.results import Objective, SolveOptions, SolveResult
 from solver.optimiser import solve
-from solver.routes.candidates import LegGraph, build_leg_graph
+from solver.routes.leg_graph import LegGraph, build_leg_graph
 from solver.whatif.advisors import token_scenarios, train_scenarios
 from solver.whatif.apply import apply_scenario
 from solver.whatif.model import Scenario, ScenarioResult, WhatIfResult

@@ -13,7 +13,7 @@ from collections import deque
 
 from solver.model.board import Board, Node
 from solver.model.errors import BoardError
-from solver.routes.candidates import LegGraph
+from solver.routes.leg_graph import LegGraph
 
 
 def free_slot(node: Node) -> int | None:

@@ -17,7 +17,9 @@ import pytest
 from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
-from solver.routes.candidates import _Builder, _Scan, build_leg_graph, enumerate_routes, standard_walk_rules
+from solver.routes.candidates import _Builder, _Scan
+from solver.routes.leg_graph import build_leg_graph
+from solver.routes.walk import enumerate_routes, standard_walk_rules
 from tests.conftest import CORPUS
 from tests.support.corpus_files import TITLE_FILES, priced_positions
 from tests.support.stress_boards import stress_snapshots

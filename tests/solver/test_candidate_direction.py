@@ -16,7 +16,9 @@ from solver.model.board import Board, Train
 from solver.model.legs import Leg
 from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer, pays_every_stop
 from solver.modifiers.route_value import path_hexes_of, route_mods, route_value
-from solver.routes.candidates import _stop_table, build_leg_graph, enumerate_routes, standard_walk_rules
+from solver.routes.candidates import _stop_table
+from solver.routes.leg_graph import build_leg_graph
+from solver.routes.walk import enumerate_routes, standard_walk_rules
 from solver.rules.train_rules import route_stop_revenues, within_distance
 from tests.conftest import CORPUS
 from tests.solver.test_bruteforce import MOD_SEEDS, make_snapshot_modifiers

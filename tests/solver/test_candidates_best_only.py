@@ -12,7 +12,8 @@ from solver.input.snapshot import board_from_snapshot
 from solver.model.results import SolveOptions
 from solver.optimiser import solve
 from solver.packing.pack import train_classes
-from solver.routes.candidates import build_leg_graph, candidate_routes
+from solver.routes.candidates import candidate_routes
+from solver.routes.leg_graph import build_leg_graph
 from tests.support.stress_boards import stress_snapshots
 
 

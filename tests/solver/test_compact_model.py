@@ -14,7 +14,7 @@ from solver.model.results import ClaimedRoute, SolveOptions, Status
 from solver.optimiser import solve
 from solver.packing.compact_model import CompactModel, eligible
 from solver.packing.pack import train_classes
-from solver.routes.candidates import build_leg_graph
+from solver.routes.leg_graph import build_leg_graph
 from tests.solver.test_bruteforce import CHECK
 
 SEEDS = range(0, 160)

@@ -18,8 +18,9 @@ from solver.input.snapshot import board_from_snapshot
 from solver.model.board import UNLIMITED, Board
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
-from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
+from solver.routes.leg_graph import build_leg_graph
 from solver.routes.station_reach import token_reach
+from solver.routes.walk import enumerate_routes, standard_walk_rules
 from tests.support.boards import chain_board
 from tests.support.corpus_files import TITLE_FILES, late_positions, priced_positions
 

@@ -19,7 +19,8 @@ from solver.model.board import Board, DistanceRow, Node, Train
 from solver.modifiers import route_value as rv
 from solver.modifiers.model import MINUS_STOP_REVENUE, ComboBonus, StopBonus
 from solver.modifiers.route_value import path_hexes_of, route_mods, route_value
-from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
+from solver.routes.leg_graph import build_leg_graph
+from solver.routes.walk import enumerate_routes, standard_walk_rules
 from tests.conftest import CORPUS
 from tests.solver.test_bruteforce import MOD_SEEDS, make_snapshot_modifiers
 

@@ -11,7 +11,8 @@ from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.model.board import Board, Train
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
-from solver.routes.candidates import build_leg_graph, enumerate_routes, standard_walk_rules
+from solver.routes.leg_graph import build_leg_graph
+from solver.routes.walk import enumerate_routes, standard_walk_rules
 from solver.rules.train_rules import stop_revenue
 from tests.conftest import CORPUS
 

@@ -16,17 +16,8 @@ from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board, DistanceRow, Train
 from solver.modifiers.candidate_values import CandidatePricer, candidate_pricer
 from solver.packing.pack import train_classes
-from solver.routes.candidates import (
-    LegGraph,
-    WalkRules,
-    _bound_weights,
-    _Builder,
-    _takes_most,
-    build_leg_graph,
-    candidate_routes,
-    enumerate_routes,
-    standard_walk_rules,
-)
+from solver.routes.candidates import _bound_weights, _Builder, candidate_routes
+from solver.routes.leg_graph import LegGraph, build_leg_graph
 from solver.routes.route_bound import (
     ReachBound,
     _free_forest,
@@ -36,6 +27,7 @@ from solver.routes.route_bound import (
     reach_bound,
     reach_left,
 )
+from solver.routes.walk import WalkRules, _takes_most, enumerate_routes, standard_walk_rules
 from tests.support.boards import chain_board
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots

@@ -21,16 +21,11 @@ from solver.modifiers.packing_terms import run_terms
 from solver.optimiser import solve
 from solver.packing.pack import greedy, run_value, train_classes
 from solver.routes import candidates
-from solver.routes.candidates import (
-    _bound_weights,
-    _Builder,
-    _walk_floor,
-    build_leg_graph,
-    enumerate_routes,
-    standard_walk_rules,
-)
+from solver.routes.candidates import _bound_weights, _Builder, _walk_floor
+from solver.routes.leg_graph import build_leg_graph
 from solver.routes.route_bound import plain_bounded
 from solver.routes.station_reach import token_reach
+from solver.routes.walk import enumerate_routes, standard_walk_rules
 from tests.support.boards import BoardBuilder, line
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots

@@ -10,7 +10,7 @@ from solver.input.snapshot import board_from_snapshot
 from solver.model.errors import BoardError
 from solver.model.results import SolveOptions, SolveResult, Status
 from solver.optimiser import solve
-from solver.routes.candidates import build_leg_graph
+from solver.routes.leg_graph import build_leg_graph
 from solver.whatif import Scenario, WhatIfOptions, run_whatif
 from solver.whatif.tokens import placements
 from tests.support.whatif_boards import snapshot, train_named, with_token, with_trains

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from solver.model.board import Board, Node, Train
 from solver.model.results import Finding
-from solver.routes.candidates import build_leg_graph
+from solver.routes.leg_graph import build_leg_graph
 from solver.rules.train_rules import paying_stops, stop_revenue
 
 LOCATION_KINDS = ("city", "town", "offboard", "halt", "pass")

@@ -12,8 +12,9 @@ from solver.packing.budget import Budget
 from solver.packing.cpsat import is_solution, run_cpsat
 from solver.packing.pack import train_classes
 from solver.packing.recheck import recheck
-from solver.routes.candidates import build_leg_graph, enumerate_routes, mask_bits
 from solver.routes.claims import TrainIds, claim_of
+from solver.routes.leg_graph import build_leg_graph, mask_bits
+from solver.routes.walk import enumerate_routes
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import stop_revenue
 from solver.rulesets.r_1839.evaluator import evaluate_run

@@ -19,7 +19,7 @@ from ortools.sat.python import cp_model
 from solver.model.board import Board
 from solver.model.results import Objective
 from solver.packing.pack import forbid_shared_track
-from solver.routes.candidates import mask_bits
+from solver.routes.leg_graph import mask_bits
 from solver.rulesets.r_1873.candidates import Shape
 from solver.rulesets.r_1873.view import Harzbahn
 
