@@ -21,8 +21,8 @@ from solver.model.legs import Leg
 from solver.model.results import Status
 from solver.packing.cpsat import run_cpsat
 from solver.packing.outcome import Packing
-from solver.routes.candidates import Candidate
 from solver.routes.leg_graph import LegGraph
+from solver.routes.pricing import Candidate
 from solver.routes.walk import WalkRules, standard_walk_rules
 from solver.rules.train_rules import stop_revenue
 

@@ -32,7 +32,7 @@ from solver.model.results import Status
 from solver.modifiers.packing_terms import RunTerms, own_stop_pay, units_paid
 from solver.packing.outcome import Choice, Packing
 from solver.packing.setpack import option_keys
-from solver.routes.candidates import Candidate
+from solver.routes.pricing import Candidate
 
 CHECK_EVERY = 64  # search nodes between looks at the clock and the cancel token
 SCAN_LIMIT = 10_000  # options looked at in all (about 10 ms) before CP-SAT, which bounds such runs better, takes over

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.model.results import Status
-from solver.routes.candidates import Candidate
+from solver.routes.pricing import Candidate
 
 Choice = tuple[int, int]  # (candidate index, train class index)
 

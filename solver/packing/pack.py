@@ -22,8 +22,8 @@ from solver.model.results import ClaimedRoute, SolveOptions, Status
 from solver.modifiers.packing_terms import RunTerms
 from solver.packing.cpsat import is_solution, run_cpsat
 from solver.packing.outcome import Choice, Packing
-from solver.routes.candidates import Candidate
 from solver.routes.claims import TrainIds, claim_of
+from solver.routes.pricing import Candidate
 
 
 def train_classes(trains: list[Train]) -> tuple[list[Train], list[list[Train]]]:

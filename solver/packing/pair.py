@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Sequence
 from solver.model.legs import Leg
 from solver.packing.bit_table import users_per_bit
 from solver.packing.outcome import Choice
-from solver.routes.candidates import Candidate
 from solver.routes.leg_graph import mask_bits
+from solver.routes.pricing import Candidate
 
 MAX_FIRST = 4096  # routes of the first train looked at, at most (the pair found so far is still a run)
 MAX_SECOND = 4096  # the best routes of the second train a partner is looked for among

@@ -16,8 +16,8 @@ from solver.model.cancel import CancelToken
 from solver.model.results import Status
 from solver.packing.compact_model import CompactModel, eligible
 from solver.packing.outcome import Choice, Packing
-from solver.routes.candidates import Candidate
 from solver.routes.leg_graph import LegGraph
+from solver.routes.pricing import Candidate
 
 Chosen = list[Choice]
 PackFn = Callable[[CancelToken, int], Packing]

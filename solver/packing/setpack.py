@@ -39,7 +39,7 @@ from solver.model.results import Status
 from solver.packing.bit_table import bit_columns, holders, masks_over, row_int
 from solver.packing.open_sets import OpenSets
 from solver.packing.outcome import Choice, Packing
-from solver.routes.candidates import Candidate
+from solver.routes.pricing import Candidate
 
 CHECK_EVERY = 64  # search nodes between looks at the clock and the cancel token
 MERGE_CLASSES = 6  # with more train classes than this, one option per class (the Hall sets grow)

@@ -6,26 +6,19 @@ lazily where many routes could not matter, or only the best route for one train.
 from __future__ import annotations
 
 import bisect
-import copy
 import heapq
 import itertools
 import math
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from solver.model.board import Board, DistanceRow, Node, Train
+from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
-from solver.model.legs import Leg
-from solver.modifiers.candidate_values import (
-    EVERY_STOP_PAYS,
-    ILLEGAL,
-    CandidatePricer,
-    candidate_pricer,
-    pays_every_stop,
-)
-from solver.routes.leg_graph import LegGraph, reversed_legs
+from solver.modifiers.candidate_values import candidate_pricer
+from solver.routes.leg_graph import LegGraph
+from solver.routes.pricing import Candidate, RouteBuilder, Scan
 from solver.routes.route_bound import (
     ReachBound,
     flat_bound,
@@ -33,52 +26,7 @@ from solver.routes.route_bound import (
     plain_bounded,
     reach_bound,
 )
-from solver.routes.walk import PourByKind, RouteShape, WalkRules, enumerate_routes, standard_walk_rules
-from solver.rules.route_rules import train_findings
-from solver.rules.train_rules import (
-    route_stop_revenues,
-    row_by_kind,
-    stop_revenue,
-)
-
-
-@dataclass(slots=True)
-class Candidate:
-    """A legal route shape and, per train class that may run it, its stop revenues."""
-
-    nodes: tuple[str, ...]
-    legs: tuple[Leg, ...]
-    mask: int
-    revenue: dict[int, list[int]] = field(default_factory=dict)  # class index -> stop revenues
-    bits: tuple[int, ...] = ()  # the set bits of `mask` (filled in when first needed)
-    subsidy: dict[int, int] = field(default_factory=dict)  # class index -> the subsidy among its revenue list
-
-    _totals: dict[int, int] | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def totals(self) -> dict[int, int]:
-        """Per train class, the route's value (its revenue list summed), summed once: by the builder as it
-        makes the revenue lists (`_Builder.price`), else when first read (the lists are complete by then).
-        Not a functools.cached_property: that one takes a lock on every read in Python 3.11."""
-        if self._totals is None:
-            self._totals = {ci: sum(st) for ci, st in self.revenue.items()}
-        return self._totals
-
-
-QUICK_BLOCK = 4096  # shapes bounded at once between looks at the clock and the cancel token
-
-
-def _top_sum(values: list[int], count: int) -> int:
-    """The sum of the `count` largest values (a C sort: these lists are short)."""
-    return sum(values) if len(values) <= count else sum(sorted(values, reverse=True)[:count])
-
-
-def _quick_fit(train: Train) -> bool | None:
-    """How `train_findings` reads for a walked route of this train, in short: False when it counts visit
-    costs, True when it counts hex crossings, None when it must be asked (a class, a list, no limit)."""
-    if train.klass or train.local:
-        return None
-    return {"stops": False, "hexes": True}.get(train.unit)
+from solver.routes.walk import RouteShape, WalkRules, enumerate_routes, standard_walk_rules
 
 
 @dataclass
@@ -96,336 +44,7 @@ FLOOR_FROM = 500  # routes from which a walk of two trains first looks for a flo
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
 
 
-def _stop_table(board: Board, train: Train, node_ids: Iterable[str] | None = None) -> dict[str, int]:
-    """What each node (of `node_ids`, default every node) pays a train that pays every stop (a list train: in
-    the row that takes its kind)."""
-    nodes = board.nodes.items() if node_ids is None else ((nid, board.nodes[nid]) for nid in node_ids)
-    rows = row_by_kind(train) if train.unit == "stops_by_type" else None
-    if rows is None:
-        return {nid: stop_revenue(n, train) for nid, n in nodes}
-    return {nid: stop_revenue(n, train, rows[n.kind]) if n.kind in rows else 0 for nid, n in nodes}
-
-
-def _most_paid(train: Train, node: Node) -> int:
-    """At least what the node pays the train in any row (never below 0)."""
-    return max(0, *(stop_revenue(node, train, r) for r in train.rows or (None,)))
-
-
-class _Builder:
-    """Prices walked route shapes into candidates, per train class (the body of `candidate_routes`)."""
-
-    def __init__(self, board: Board, graph: LegGraph, classes: Sequence[Train], shapes: list[RouteShape],
-                 pricer: CandidatePricer | None) -> None:
-        self.board, self.graph, self.classes, self.shapes, self.pricer = board, graph, classes, shapes, pricer
-        # every stop pays (the bonus pricing relies on it): each stop's pay read from a table
-        self.plain = [pricer.pays_every_stop(t) if pricer is not None else pays_every_stop(t, board) for t in classes]
-        # the tables per stop cover the stops of the leg graph: every route's
-        self.node_rev = [_stop_table(board, t, graph.legs_from) if self.plain[ci] else {}
-                         for ci, t in enumerate(classes)]
-        # classes whose every stop pays the same (a 6 and a D): one revenue list and one bonus pricing per route
-        self.same_table = [next(k for k in range(len(classes)) if self.plain[k]
-                                and self.node_rev[k] == self.node_rev[ci]) if self.plain[ci] else ci
-                           for ci in range(len(classes))]
-        self.cache: dict[tuple[int, frozenset[str]], list[int]] = {}
-        self.quick_fit = [_quick_fit(t) for t in classes]
-        self.pours = [PourByKind([t]) if t.unit == "stops_by_type" and not t.klass and not t.local else None
-                      for t in classes]
-        self.need_stops = any(q is None and p is None for q, p in zip(self.quick_fit, self.pours))  # train_findings
-        self.keep_zero = pricer is not None and pricer.keep_zero
-        self._caps: dict[tuple[int, int], int] = {}
-        self._ub_node: dict[int, dict[str, int]] = {}
-        self._top: dict[int, int] = {}  # per class, the most one stop pays
-        self._row_value: dict[int, dict[str, tuple[int, int]]] = {}
-        self._disjoint: dict[int, tuple[DistanceRow, ...] | None] = {}
-        self._quick: dict[int, Callable[[tuple[str, ...]], int]] = {}
-        self._stops: dict[int, Callable[[Sequence[str]], int]] = {}  # per class, `stops_value`
-        self._fits: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}  # (token, crossings, cost, code) -> classes
-        # per class, `spread_bonus`'s weights: per stop, per hex, once, and per leg (by id; the legs are the graph's)
-        self._spread: dict[int, tuple[dict[str, int], dict[str, int], int, dict[int, int]]] = {}
-        self._price_keys: dict[int, int] = {}  # per class, `_price_key`
-        # per class, the test that the pricer gives None for a route (priced as usual), asked before it is
-        # (None: always ask it; no pricer: no test needed)
-        self.as_usual = [pricer.as_usual(t, self.plain[ci]) if pricer is not None else None
-                         for ci, t in enumerate(classes)]
-
-    def over(self, shapes: list[RouteShape]) -> _Builder:
-        """A builder of the same classes over other shapes, sharing every table read per class or stop."""
-        other = copy.copy(self)
-        other.shapes = shapes
-        other._quick = {}  # its caps follow the longest shape
-        return other
-
-    def fitting(self, k: int) -> tuple[int, ...]:
-        """The classes whose train may run shape k (length and token; the walk checked the rest). Without
-        a train that must look at the stops, shapes alike in token, crossings and visit costs share it."""
-        nodes_, _legs, _mask, crossings, cost, token, code = self.shapes[k]
-        if self.need_stops:
-            return self._fitting(nodes_, crossings, cost, token, code)
-        key = (token, crossings, cost, code)
-        found = self._fits.get(key)
-        if found is None:
-            found = self._fits[key] = self._fitting(nodes_, crossings, cost, token, code)
-        return found
-
-    def _fitting(self, nodes_: tuple[str, ...], crossings: int, cost: int, token: bool, code: int) -> tuple[int, ...]:
-        stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []
-        out = []
-        for ci, train in enumerate(self.classes):
-            quick = self.quick_fit[ci]
-            if quick is not None:  # a walked route has two stops: only its token and its length are left to check
-                if not (token or not train.requires_token) or (crossings if quick else cost) > train.distance:
-                    continue
-            elif self.pours[ci] is not None:  # an unclassed list train: its token and its cached pour
-                if not (token or not train.requires_token) or not self.pours[ci](code):  # type: ignore[misc]
-                    continue
-            elif train_findings(train, stops, crossings, cost, token):
-                continue
-            out.append(ci)
-        return tuple(out)
-
-    def stop_upper(self, ci: int) -> dict[str, int]:
-        """Per stop of the leg graph, at least what it pays class ci in any row (never below 0)."""
-        ub = self._ub_node.get(ci)
-        if ub is None:
-            t, nodes = self.classes[ci], self.board.nodes
-            ub = self._ub_node[ci] = {nid: _most_paid(t, nodes[nid]) for nid in self.graph.legs_from}
-        return ub
-
-    def bonus_cap(self, ci: int, n_stops: int) -> int:
-        """At most what the route bonuses (and subsidy) add to a route of class ci with n_stops stops."""
-        if self.pricer is None:
-            return 0
-        key = (ci, n_stops)
-        cap = self._caps.get(key)
-        if cap is None:
-            top = self._top.get(ci)
-            if top is None:
-                top = self._top[ci] = max([0, *(_most_paid(self.classes[ci], n) for n in self.board.nodes.values())])
-            cap = self._caps[key] = self.pricer.bonus_cap(self.classes[ci].name, top, n_stops)
-        return cap
-
-    def spread_bonus(self, k: int, ci: int) -> float:
-        """At least `tight_bonus(k, ci)`: the bonuses' most per stop, per hex the legs pass and once
-        (`CandidatePricer.bonus_weights`), summed over shape k's stops and legs. Each hit is counted at least
-        once, so it bounds the bonuses the route can hit from above without looking at the route as a whole
-        (inf for a route without legs, whose stops' hexes count)."""
-        nodes_, legs = self.shapes[k].nodes, self.shapes[k].legs
-        if self.pricer is None or self.pricer.mods is None:
-            return 0
-        if not legs:
-            return math.inf
-        weights = self._spread.get(ci)
-        if weights is None:
-            node, hexes, const = self.pricer.bonus_weights(self.classes[ci].name, self.stop_upper(ci))
-            weights = self._spread[ci] = (node, hexes, const, {})
-        node, hexes, const, per_leg = weights
-        if self.misses_bonuses(k, ci):  # no stop it weighs and no hex bonus: the constant alone
-            return const
-        total = const + sum(node.get(n, 0) for n in nodes_)
-        for leg in legs:
-            w = per_leg.get(id(leg))
-            if w is None:
-                w = per_leg[id(leg)] = sum(hexes.get(h, 0) for h in leg.hexes) if hexes else 0
-            total += w
-        return total
-
-    def upper(self, k: int, ci: int, tight: bool = False) -> int:
-        """At least what shape k earns class ci (stops and bonuses), without pricing it: with the largest
-        bonuses any route of its length may take, or (`tight`) only those its own stops can hit."""
-        nodes_ = self.shapes[k].nodes
-        cap = self.tight_bonus(k, ci) if tight else self.bonus_cap(ci, len(nodes_))
-        return self.stops_value(ci)(nodes_) + cap
-
-    def tight_bonus(self, k: int, ci: int) -> int:
-        """At least what the bonuses (and subsidy) this shape's own stops and path can hit add for class ci."""
-        if self.pricer is None or self.pricer.mods is None:
-            return 0
-        if self.misses_bonuses(k, ci):
-            return 0
-        nodes_, legs = self.shapes[k].nodes, self.shapes[k].legs
-        return self.pricer.route_cap(self.classes[ci].name, [self.board.nodes[n] for n in nodes_],
-                                     self.stop_upper(ci), legs)
-
-    def misses_bonuses(self, k: int, ci: int) -> bool:
-        """Whether shape k can hit none of class ci's route bonuses (`CandidatePricer.misses_bonuses`; its
-        stops' pay is every stop's, `plain`)."""
-        if self.pricer is None:
-            return True
-        d = self.pricer.train_mods(self.classes[ci].name)
-        return d is None or self.pricer.misses_bonuses(d, self.classes[ci], self.shapes[k].nodes, self.plain[ci])
-
-    def quick_uppers(self, ci: int, scan: _Scan) -> list[int]:
-        """`upper(k, ci)` of the shapes in order, worked out a block of shapes at a time; fewer than all
-        when the deadline or `cancel` cuts the scan short."""
-        bound = self.quick_bound(ci)
-        out: list[int] = []
-        for start in range(0, len(self.shapes), QUICK_BLOCK):
-            if scan.expired():
-                break
-            out.extend(bound(shape[0]) for shape in self.shapes[start:start + QUICK_BLOCK])
-        return out
-
-    def quick_bound(self, ci: int) -> Callable[[tuple[str, ...]], int]:
-        """`upper(k, ci)` as a function of shape k's nodes (worked out once per class)."""
-        if ci not in self._quick:
-            longest = max((len(shape[0]) for shape in self.shapes), default=0)
-            caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
-            value = self.stops_value(ci)
-            self._quick[ci] = lambda nodes_: value(nodes_) + caps[len(nodes_)]
-        return self._quick[ci]
-
-    def stops_value(self, ci: int) -> Callable[[Sequence[str]], int]:
-        """At least what a route's stops pay class ci, as a function of its nodes (worked out once per class)."""
-        found = self._stops.get(ci)
-        if found is None:
-            found = self._stops[ci] = self._stops_bound(ci)
-        return found
-
-    def _stops_bound(self, ci: int) -> Callable[[Sequence[str]], int]:
-        """What `upper` counts for a route's stops, as a function of its nodes."""
-        if self.plain[ci]:
-            pay = self.node_rev[ci].__getitem__
-            return lambda nodes_: sum(map(pay, nodes_))
-        rows = self.disjoint_rows(ci)
-        if rows is not None:  # each kind pays in its one row: the best `pay` stops of each row
-            row_value = self.row_values(ci, rows)
-            if len(rows) == 1:
-                pay, only = rows[0].pay, {n: v for n, (_i, v) in row_value.items()}
-                return lambda nodes_: _top_sum([only[n] for n in nodes_ if n in only], pay)
-            return lambda nodes_: self._rows_sum(row_value, rows, nodes_)
-        most = self.stop_upper(ci).__getitem__
-        train = self.classes[ci]
-        if train.unit != "stops_by_type":  # every stop may pay
-            return lambda nodes_: sum(map(most, nodes_))
-        paying = sum(r.pay for r in train.rows)
-        return lambda nodes_: _top_sum(list(map(most, nodes_)), paying)
-
-    @staticmethod
-    def _rows_sum(row_value: dict[str, tuple[int, int]], rows: Sequence[DistanceRow], nodes_: Sequence[str]) -> int:
-        """What a list train with rows of their own earns at most from these stops (`row_values`)."""
-        by_row: list[list[int]] = [[] for _ in rows]
-        for n in nodes_:
-            found = row_value.get(n)
-            if found is not None:
-                by_row[found[0]].append(found[1])
-        return sum(_top_sum(vs, r.pay) for r, vs in zip(rows, by_row))
-
-    def row_values(self, ci: int, rows: Sequence[DistanceRow]) -> dict[str, tuple[int, int]]:
-        """Per node, the one row of a list train (rows sharing no kind) that takes it and what it pays there."""
-        found = self._row_value.get(ci)
-        if found is None:
-            t = self.classes[ci]
-            found = self._row_value[ci] = {
-                nid: (i, max(0, stop_revenue(n, t, r))) for nid, n in self.board.nodes.items()
-                for i, r in enumerate(rows) if n.kind in r.kinds}
-        return found
-
-    def disjoint_rows(self, ci: int) -> tuple[DistanceRow, ...] | None:
-        """A list train's rows when no kind fits two of them and each row's kinds pay only in it (None
-        otherwise, or for other trains). A paying-stop choice of the modifiers (`CountedStops`) lets
-        stops of one row fill another row's places, so its trains are bounded as any list train."""
-        if ci not in self._disjoint:
-            t = self.classes[ci]
-            kinds = [k for r in t.rows for k in r.kinds]
-            self._disjoint[ci] = t.rows if t.unit == "stops_by_type" and not t.klass and \
-                len(kinds) == len(set(kinds)) and not self._choice_replaced(t) else None
-        return self._disjoint[ci]
-
-    def _choice_replaced(self, train: Train) -> bool:
-        """Whether a modifier replaces the generic choice of this train's paying stops."""
-        found = self.pricer.train_mods(train.name) if self.pricer is not None else None
-        return found is not None and found.mods.counted_stops is not None
-
-    def price(self, k: int, classes: Sequence[int]) -> tuple[Candidate, Candidate | None]:
-        """Shape k priced for these classes: the candidate, and the route walked the other way where a
-        modifier pays more so (either may end with no class: nothing to keep)."""
-        nodes_, legs, mask, _crossings, _cost, _token, _kinds = self.shapes[k]
-        board, pricer = self.board, self.pricer
-        totals: dict[int, int] = {}  # the candidate's `totals`, summed here as its revenue lists are made
-        cand = Candidate(nodes=nodes_, legs=legs, mask=mask, _totals=totals)
-        back: Candidate | None = None
-        priced_by_table: dict[tuple[int, int], tuple[list[int], bool] | str | None] = {}
-        revs_of_table: dict[int, list[int]] = {}
-        for ci in classes:
-            train = self.classes[ci]
-            plain_revs = None
-            if self.plain[ci]:  # classes paid alike per stop share one list
-                plain_revs = revs_of_table.get(self.same_table[ci])
-                if plain_revs is None:
-                    plain_revs = revs_of_table[self.same_table[ci]] = [self.node_rev[ci][n] for n in nodes_]
-            priced = None
-            usual = self.as_usual[ci]
-            if pricer is not None and (usual is None or not usual(nodes_)):
-                # trains paid alike get alike bonuses (of one unit: a list train's route that earns nothing is
-                # priced apart), and so do train names the same modifiers admit where the pricer prices from
-                # the stops' pay and the modifiers alone (`CandidatePricer.price`: every stop pays, no CountedStops)
-                table = (self.same_table[ci], self._price_key(ci), train.unit) if plain_revs is not None else None
-                if table is None or table not in priced_by_table:
-                    priced = pricer.price(train, nodes_, plain_revs, legs)
-                    if table is not None:
-                        priced_by_table[table] = priced
-                else:
-                    priced = priced_by_table[table]
-            if priced is ILLEGAL:  # it breaks a route rule either way
-                continue
-            subsidy = 0
-            if priced is not None:
-                revs, reverse, subsidy = priced  # type: ignore[misc]
-                if reverse:
-                    back = back or Candidate(nodes=nodes_[::-1], legs=reversed_legs(self.graph, legs), mask=mask,
-                                             _totals={})
-                    back.revenue[ci] = revs
-                    back._totals[ci] = sum(revs)  # type: ignore[index]
-                    if subsidy:
-                        back.subsidy[ci] = subsidy
-                    continue
-            elif plain_revs is not None:
-                revs = plain_revs
-            else:
-                key = (ci, frozenset(nodes_))
-                if key not in self.cache:
-                    self.cache[key] = route_stop_revenues(board, train, sorted(nodes_))
-                by_node = dict(zip(sorted(nodes_), self.cache[key]))
-                revs = [by_node[n] for n in nodes_]
-            total = sum(revs)
-            if total > 0 or self.keep_zero:
-                cand.revenue[ci] = revs
-                totals[ci] = total
-                if subsidy:
-                    cand.subsidy[ci] = subsidy
-        return cand, back
-
-    def _price_key(self, ci: int) -> int:
-        """Which modifiers price class ci's routes (`price` shares a price between classes paid alike): the
-        modifiers themselves where the pricer prices a route from its stops' pay and them alone, else the
-        train name's own view of them."""
-        found = self._price_keys.get(ci)
-        if found is None:
-            train = self.classes[ci]
-            d = self.pricer.train_mods(train.name)  # type: ignore[union-attr]
-            shared = d is None or (train.unit in EVERY_STOP_PAYS and d.mods.counted_stops is None)
-            found = self._price_keys[ci] = id(d.mods) if shared and d is not None else id(d)
-        return found
-
-    def locals(self) -> list[Candidate]:
-        """One-stop runs of local trains: a tokened city each, kept whatever they earn."""
-        out = []
-        local_classes = [ci for ci, t in enumerate(self.classes) if t.local]
-        for nid, node in self.board.nodes.items():
-            if local_classes and node.kind == "city" and node.tokened_by_company:
-                cand = Candidate(nodes=(nid,), legs=(), mask=0)
-                for ci in local_classes:
-                    if train_findings(self.classes[ci], [node], 0):
-                        continue
-                    stops_rev = route_stop_revenues(self.board, self.classes[ci], (nid,))
-                    if sum(stops_rev) > 0:
-                        cand.revenue[ci] = stops_rev
-                if cand.revenue:
-                    out.append(cand)
-        return out
-
-
-def _lazy(builder: _Builder, options: list[tuple[int, int, int]], lazy: LazyBound, deadline: float | None,
+def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: LazyBound, deadline: float | None,
           cancel: CancelToken | None, known: int = 0) -> tuple[list[Candidate], int, bool]:
     """Price the options (upper bound, shape, class) with the best bounds first, take a lower bound on
     the run from them, and price the others only where they could still beat it (paired with the best
@@ -544,10 +163,10 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     value includes its subsidy (the objective counts it).
 
     The steps: `_walk` the shapes and price them (`_every_route`, or `_bounded_options` then `_lazy`),
-    or `_best_walked`; add the local trains' one-stop runs (`_Builder.locals`)."""
+    or `_best_walked`; add the local trains' one-stop runs (`RouteBuilder.locals`)."""
     if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
         walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
-    scan = _Scan(deadline, cancel)
+    scan = Scan(deadline, cancel)
     if best_only:
         builder, complete, cands = _best_walked(board, graph, classes, cap, walk_deadline, cancel, with_subsidy, scan)
     else:
@@ -570,14 +189,14 @@ Weights = tuple[dict[str, int], dict[str, int], dict[str, int], int]  # what `_b
 
 def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, walk_deadline: float | None,
           cancel: CancelToken | None, with_subsidy: bool, lazy: LazyBound | None = None
-          ) -> tuple[_Builder, bool, int]:
+          ) -> tuple[RouteBuilder, bool, int]:
     """Step 1: walk the route shapes (under the modifiers' walk limits); a builder to price them, whether
     the walk was complete, and the value of a run it knows (0 for none). With `lazy`, two trains that
     allow it and a long walk, it keeps only the routes that may be in a run beating that one
     (`_walk_floor`)."""
     pricer = candidate_pricer(board, with_subsidy)  # the modifiers' per-route rules (None without modifiers)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
-    builder = _Builder(board, graph, classes, [], pricer)
+    builder = RouteBuilder(board, graph, classes, [], pricer)
     # a floor for two trains that count plain stops, with no run rules (three trains or more: their best
     # routes leave little to prune); asked before the walk, so that no walk is thrown away for nothing
     weights: list[Weights] = []
@@ -598,7 +217,8 @@ def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, wal
 
 
 def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, walk_deadline: float | None,
-                 cancel: CancelToken | None, with_subsidy: bool, scan: _Scan) -> tuple[_Builder, bool, list[Candidate]]:
+                 cancel: CancelToken | None, with_subsidy: bool, scan: Scan
+                 ) -> tuple[RouteBuilder, bool, list[Candidate]]:
     """Steps 1 and 2 with `best_only`: the builder, whether the walk was complete, and the best route.
     A train counting plain stops, or a list train paid by every stop with one row that limits it
     (`route_bound.limiting_row`), is walked as a branch and bound (`_bounded_best` with a `ReachBound`).
@@ -608,7 +228,7 @@ def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: i
     `_best_routes`."""
     pricer = candidate_pricer(board, with_subsidy)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
-    builder = _Builder(board, graph, classes, [], pricer)
+    builder = RouteBuilder(board, graph, classes, [], pricer)
     weights = _bound_weights(builder, 0) if len(classes) == 1 else None
     reach = reach_bound(board, graph.legs_from, walk.visitable, walk.passable, classes[0], *weights) \
         if weights is not None and (builder.plain[0] or limiting_row(classes[0]) is None) else None
@@ -623,7 +243,7 @@ def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: i
     return builder, complete, best.first()
 
 
-def _bound_weights(builder: _Builder, ci: int) -> Weights | None:
+def _bound_weights(builder: RouteBuilder, ci: int) -> Weights | None:
     """What the walk's bound reads for class ci: the most each stop pays it, the most its bonuses add per
     stop, per hex passed and otherwise; None with a modifier that keeps routes earning nothing or
     chooses the paying stops."""
@@ -655,9 +275,9 @@ def _joint_bound(board: Board, graph: LegGraph, walk: WalkRules, classes: Sequen
     return reach_bound(board, graph.legs_from, walk.visitable, walk.passable, longest, stop, {}, hexes, const)
 
 
-def _bounded_best(board: Board, graph: LegGraph, builder: _Builder, ci: int, walk: WalkRules, bound: ReachBound,
+def _bounded_best(board: Board, graph: LegGraph, builder: RouteBuilder, ci: int, walk: WalkRules, bound: ReachBound,
                   cap: int, deadline: float | None, cancel: CancelToken | None, avoid: int = 0,
-                  scan: _Scan | None = None) -> tuple[_Best, bool]:
+                  scan: Scan | None = None) -> tuple[_Best, bool]:
     """Class ci's best route among those that avoid the track bits `avoid`, by a branch and bound (each
     route the walk keeps is priced at once, unless its tight bound is below the best price; `scan` counts
     the routes kept): it keeps every route that may earn the
@@ -681,7 +301,7 @@ def _bounded_best(board: Board, graph: LegGraph, builder: _Builder, ci: int, wal
     return best, complete
 
 
-def _walk_floor(board: Board, graph: LegGraph, builder: _Builder, walk: WalkRules, counts: Sequence[int],
+def _walk_floor(board: Board, graph: LegGraph, builder: RouteBuilder, walk: WalkRules, counts: Sequence[int],
                 lower_of: Callable[[list[Candidate]], int], weights: Sequence[Weights], cap: int,
                 deadline: float | None, cancel: CancelToken | None
                 ) -> tuple[ReachBound, list[tuple[int, int]], int] | None:
@@ -725,32 +345,7 @@ def _walk_floor(board: Board, graph: LegGraph, builder: _Builder, walk: WalkRule
     return None if joint is None else (joint, floors, lower)
 
 
-@dataclass
-class _Scan:
-    """The walked shapes in order, until the deadline or `cancel` cuts the scan short (`cut`)."""
-
-    deadline: float | None
-    cancel: CancelToken | None
-    walked: int = 0
-    cut: bool = False
-
-    def shapes(self, n: int) -> Iterator[int]:
-        """Indices 0..n-1, checking the clock every 256."""
-        for k in range(n):
-            if k % 256 == 255 and self.expired():
-                return
-            self.walked += 1
-            yield k
-
-    def expired(self) -> bool:
-        """Whether the deadline passed or `cancel` was set (then the scan is `cut`)."""
-        if (self.deadline is not None and time.monotonic() > self.deadline) or \
-                (self.cancel is not None and self.cancel.cancelled):
-            self.cut = True
-        return self.cut
-
-
-def _every_route(builder: _Builder, scan: _Scan) -> list[Candidate]:
+def _every_route(builder: RouteBuilder, scan: Scan) -> list[Candidate]:
     """Step 2, by default: price every shape for the classes it fits; keep what earns something."""
     cands = []
     for k in scan.shapes(len(builder.shapes)):
@@ -760,7 +355,7 @@ def _every_route(builder: _Builder, scan: _Scan) -> list[Candidate]:
     return cands
 
 
-def _best_routes(builder: _Builder, scan: _Scan) -> list[Candidate]:
+def _best_routes(builder: RouteBuilder, scan: Scan) -> list[Candidate]:
     """Step 2 with `best_only`: the best route alone, the first in walk order (a route ahead before
     its way back) of those that earn the most; none when no route earns anything. The routes are
     taken best quick bound first: once that bound falls below the best price found, no route left
@@ -806,7 +401,7 @@ class _Best:
         return [min(self.found, key=lambda e: (e[0], e[1]))[2]] if self.found else []
 
 
-def _bounded_options(builder: _Builder, scan: _Scan) -> list[tuple[int, int, int]]:
+def _bounded_options(builder: RouteBuilder, scan: Scan) -> list[tuple[int, int, int]]:
     """Step 2, lazily: every (quick upper bound, shape, class) option, unpriced (`_lazy` prices them)."""
     quick = [builder.quick_bound(ci) for ci in range(len(builder.classes))]
     out = []

@@ -23,8 +23,9 @@ from solver.model.board import Board
 from solver.model.cancel import CancelToken
 from solver.modifiers.packing_terms import run_terms
 from solver.packing.pack import train_classes
-from solver.routes.candidates import Candidate, candidate_routes
+from solver.routes.candidates import candidate_routes
 from solver.routes.leg_graph import LegGraph, build_leg_graph
+from solver.routes.pricing import Candidate
 from solver.whatif.apply import place_tokens
 from solver.whatif.model import Scenario
 

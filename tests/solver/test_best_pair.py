@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from solver.model.legs import Leg
 from solver.packing.pair import best_pair
-from solver.routes.candidates import Candidate
 from solver.routes.leg_graph import mask_bits
+from solver.routes.pricing import Candidate
 
 
 @st.composite

@@ -1,4 +1,4 @@
-"""The candidate builder's upper bounds (`_Builder.upper`, quick and tight) are never below what a
+"""The candidate builder's upper bounds (`RouteBuilder.upper`, quick and tight) are never below what a
 route earns once priced: the one-train search drops routes by them and the lazy build leaves routes
 unpriced by them, so a bound below a route's value could lose the optimum unnoticed. The lazy build's
 check before the tight bound (the bonuses spread over a route's stops and legs, `spread_bonus`) is
@@ -17,8 +17,8 @@ import pytest
 from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.packing.pack import train_classes
-from solver.routes.candidates import _Builder, _Scan
 from solver.routes.leg_graph import build_leg_graph
+from solver.routes.pricing import RouteBuilder, Scan
 from solver.routes.walk import enumerate_routes, standard_walk_rules
 from tests.conftest import CORPUS
 from tests.support.corpus_files import TITLE_FILES, priced_positions
@@ -27,14 +27,14 @@ from tests.support.stress_boards import stress_snapshots
 ROUTES_PER_BOARD = 4000
 
 
-def _walked(board) -> _Builder:
+def _walked(board) -> RouteBuilder:
     """A builder over the board's walked routes (at most ROUTES_PER_BOARD), as the solver walks them."""
     classes = train_classes(board.trains)[0]
     graph = build_leg_graph(board)
     pricer = candidate_pricer(board, True)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
     shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD, rules=walk)
-    return _Builder(board, graph, classes, shapes, pricer)
+    return RouteBuilder(board, graph, classes, shapes, pricer)
 
 
 def _too_high(raw: dict) -> list[tuple]:
@@ -43,7 +43,7 @@ def _too_high(raw: dict) -> list[tuple]:
     builder = _walked(board_from_snapshot(raw))
     classes, shapes = builder.classes, builder.shapes
     for ci in range(len(classes)):  # the one-train search's bounds, a block at a time, are `upper`'s
-        assert builder.quick_uppers(ci, _Scan(None, None)) == [builder.upper(k, ci) for k in range(len(shapes))]
+        assert builder.quick_uppers(ci, Scan(None, None)) == [builder.upper(k, ci) for k in range(len(shapes))]
     bad = []
     for k, shape in enumerate(shapes):
         fitting = builder.fitting(k)

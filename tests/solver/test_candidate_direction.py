@@ -16,8 +16,8 @@ from solver.model.board import Board, Train
 from solver.model.legs import Leg
 from solver.modifiers.candidate_values import ILLEGAL, CandidatePricer, candidate_pricer, pays_every_stop
 from solver.modifiers.route_value import path_hexes_of, route_mods, route_value
-from solver.routes.candidates import _stop_table
 from solver.routes.leg_graph import build_leg_graph
+from solver.routes.pricing import stop_table
 from solver.routes.walk import enumerate_routes, standard_walk_rules
 from solver.rules.train_rules import route_stop_revenues, within_distance
 from tests.conftest import CORPUS
@@ -75,7 +75,7 @@ def _check(board: Board) -> tuple[int, int, int]:
             assert got == want, (board.source, shape[0], train.name)
             if pays_every_stop(train, board) and within_distance(train, [board.nodes[n] for n in shape[0]], shape[3]):
                 # as the candidate builder asks for a route the train may run: with what each stop pays
-                paid = [tables.setdefault(train, _stop_table(board, train))[n] for n in shape[0]]
+                paid = [tables.setdefault(train, stop_table(board, train))[n] for n in shape[0]]
                 with_paid = pricer.price(train, shape[0], paid, legs=shape[1])
                 assert (usual if with_paid is None else with_paid) == want, (board.source, shape[0], train.name)
                 priced_paid += with_paid is not None and train.unit == "stops_by_type"

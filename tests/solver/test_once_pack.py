@@ -18,7 +18,7 @@ from solver.model.results import SolveOptions, Status
 from solver.optimiser import solve
 from solver.packing.once_pack import once_packing, once_search_fits
 from solver.packing.pack import pack
-from solver.routes.candidates import Candidate
+from solver.routes.pricing import Candidate
 from tests.conftest import CORPUS
 
 TRAMS = "1877: Stockholm Tramways"

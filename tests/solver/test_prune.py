@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.packing.pack import prune
-from solver.routes.candidates import Candidate
+from solver.routes.pricing import Candidate
 
 
 @st.composite

@@ -16,8 +16,9 @@ from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board, DistanceRow, Train
 from solver.modifiers.candidate_values import CandidatePricer, candidate_pricer
 from solver.packing.pack import train_classes
-from solver.routes.candidates import _bound_weights, _Builder, candidate_routes
+from solver.routes.candidates import _bound_weights, candidate_routes
 from solver.routes.leg_graph import LegGraph, build_leg_graph
+from solver.routes.pricing import RouteBuilder
 from solver.routes.route_bound import (
     ReachBound,
     _free_forest,
@@ -72,7 +73,7 @@ def _table(board: Board) -> tuple[list[Train], LegGraph, CandidatePricer | None,
     graph = build_leg_graph(board)
     pricer = candidate_pricer(board, True)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
-    weights = _bound_weights(_Builder(board, graph, classes, [], pricer), 0)
+    weights = _bound_weights(RouteBuilder(board, graph, classes, [], pricer), 0)
     reach = reach_bound(board, graph.legs_from, walk.visitable, walk.passable, classes[0], *weights) \
         if weights is not None else None
     return classes, graph, pricer, walk, reach
@@ -84,7 +85,7 @@ def _bound_breaks(board: Board) -> tuple[int, list[tuple]]:
     if reach is None:
         return 0, []
     shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD, rules=walk)
-    builder = _Builder(board, graph, classes, shapes, pricer)
+    builder = RouteBuilder(board, graph, classes, shapes, pricer)
     bad = []
     for k, shape in enumerate(shapes):
         value = max((v for c in builder.price(k, builder.fitting(k)) if c is not None for v in c.totals.values()),
@@ -250,7 +251,7 @@ def _flat_bound_breaks(board: Board) -> tuple[int, list[tuple]]:
     graph = build_leg_graph(board)
     pricer = candidate_pricer(board, True)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
-    builder = _Builder(board, graph, classes, [], pricer)
+    builder = RouteBuilder(board, graph, classes, [], pricer)
     weights = _bound_weights(builder, 0)
     if weights is None or not builder.plain[0]:
         return 0, []
@@ -287,9 +288,9 @@ def test_no_long_route_earns_more_than_its_prefix_and_the_stops_in_reach() -> No
 
 
 def _paid_by_every_stop(board: Board) -> bool:
-    """Whether the board's train is paid by every stop it visits (`_Builder.plain`): then it is walked flat."""
+    """Whether the board's train is paid by every stop it visits (`RouteBuilder.plain`): then it is walked flat."""
     classes = train_classes(board.trains)[0]
-    return _Builder(board, build_leg_graph(board), classes, [], candidate_pricer(board, True)).plain[0]
+    return RouteBuilder(board, build_leg_graph(board), classes, [], candidate_pricer(board, True)).plain[0]
 
 
 def test_the_flat_walk_of_a_long_train_keeps_the_whole_walks_best_route() -> None:

@@ -21,8 +21,9 @@ from solver.modifiers.packing_terms import run_terms
 from solver.optimiser import solve
 from solver.packing.pack import greedy, run_value, train_classes
 from solver.routes import candidates
-from solver.routes.candidates import _bound_weights, _Builder, _walk_floor
+from solver.routes.candidates import _bound_weights, _walk_floor
 from solver.routes.leg_graph import build_leg_graph
+from solver.routes.pricing import RouteBuilder
 from solver.routes.route_bound import plain_bounded
 from solver.routes.station_reach import token_reach
 from solver.routes.walk import enumerate_routes, standard_walk_rules
@@ -78,7 +79,7 @@ def _floored(board: Board):
         return None  # run rules: no floor
     pricer = candidate_pricer(board, True)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else standard_walk_rules(board)
-    builder = _Builder(board, graph, reps, [], pricer)
+    builder = RouteBuilder(board, graph, reps, [], pricer)
     weights = [_bound_weights(builder, ci) for ci in range(len(reps))]
     if any(w is None for w in weights):
         return None

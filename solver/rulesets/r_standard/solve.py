@@ -32,8 +32,9 @@ from solver.packing.pair import best_pair
 from solver.packing.portfolio import race, wants_compact
 from solver.packing.recheck import recheck
 from solver.packing.setpack import exact_packing
-from solver.routes.candidates import Candidate, LazyBound, candidate_routes
+from solver.routes.candidates import LazyBound, candidate_routes
 from solver.routes.leg_graph import LegGraph, build_leg_graph
+from solver.routes.pricing import Candidate
 from solver.routes.station_reach import token_reach
 from solver.rulesets.r_standard.evaluator import TrackGroup, evaluate_run, one_group
 
