@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.model.board import Board, Node, Train
+from solver.model.board import Board, Node, Train, route_may_pass
 from solver.model.legs import Leg
 from solver.model.results import Finding
 from solver.rules.train_rules import has_token_for, serves, within_distance
@@ -62,9 +62,11 @@ def shape_findings(stops: Sequence[Node], legs: Sequence[Leg]) -> list[tuple[str
                 out.append(("GROUP_TWICE", f"the route visits revenue group {g} twice (at {s.id})"))
             groups.add(g)
     for s in stops[1:-1]:
+        if route_may_pass(s):
+            continue
         if s.blocks:
             out.append(("PASSES_BLOCKED", f"the route passes through {s.id}, which blocks the company"))
-        elif s.terminal:
+        else:
             out.append(("PASSES_TERMINAL", f"the route passes through {s.id}, which may only end a route"))
     for i, leg in enumerate(legs):
         if not leg.may_stand(i, len(legs)):

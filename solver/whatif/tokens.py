@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from solver.model.board import Board, Node
+from solver.model.board import Board, Node, route_may_pass
 from solver.model.errors import BoardError
 from solver.routes.leg_graph import LegGraph
 
@@ -32,7 +32,7 @@ def reachable(board: Board, graph: LegGraph) -> set[str]:
     while todo:
         nid = todo.popleft()
         node = board.nodes[nid]
-        if not node.tokened_by_company and (node.blocks or node.terminal):
+        if not node.tokened_by_company and not route_may_pass(node):
             continue  # reached, but not passed
         for leg in graph.legs_from.get(nid, ()):
             if leg.b not in seen:

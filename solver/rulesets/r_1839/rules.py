@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from solver.model.board import Board, Node, Train
+from solver.model.board import Board, Node, Train, route_may_pass
 from solver.model.results import Finding
 from solver.routes.leg_graph import build_leg_graph
 from solver.rules.train_rules import paying_stops, stop_revenue
@@ -91,7 +91,7 @@ def flood_reach(board: Board) -> set[str]:
     while frontier:
         nid = frontier.pop()
         node = board.nodes[nid]
-        if nid not in start and (node.blocks or node.terminal):
+        if nid not in start and not route_may_pass(node):
             continue
         for leg in graph.legs_from.get(nid, []):
             if leg.b not in seen:
