@@ -89,7 +89,9 @@ def reach_left(legs_from: dict[str, list[Leg]], passable: frozenset[str], bound:
     (bits as `node_bit`): each stop it may still reach adds at most its weight and its best leg in. A
     route never revisits a stop and goes on only through stops it may pass, so the stops it may reach
     are those a search from u finds without entering a seen stop or leaving one it may not pass; and a
-    stop it reaches but could not pass through ends it, so of those one at most adds."""
+    stop it reaches but could not pass through ends it, so of those one at most adds. Its first step
+    decides the part of the board it stays in (it never comes back through u): where u joins parts that
+    meet nowhere else, only the best part counts."""
     weight: dict[int, int] = {}  # a stop's bit -> the most it adds
     step_to: dict[int, int] = {}  # a node's bit -> the stops one leg away, as bits
     step_from: dict[int, int] = {}  # a stop's bit -> the nodes one leg before it (legs need not go both ways)
@@ -107,22 +109,32 @@ def reach_left(legs_from: dict[str, list[Leg]], passable: frozenset[str], bound:
         total = known.get((u, seen))
         if total is not None:
             return total
-        reached = 0
-        frontier = step_to.get(node_bit[u], 0) & ~seen
-        while frontier:
-            reached |= frontier
-            grown = 0
-            onward = frontier & through
-            while onward:
-                low = onward & -onward
-                grown |= step_to.get(low, 0)
-                onward ^= low
-            frontier = grown & ~seen & ~reached
-        # a stop the continuation may not pass through ends it (one such stop at most): one it may not pass,
-        # or one it cannot leave for a stop other than the one it came from (the ways in come from u or a
-        # stop in reach, the ways out go to a stop in reach)
+        total = 0
+        ubit = node_bit[u]
+        firsts = step_to.get(ubit, 0) & ~seen  # the stops a continuation may step to first
+        while firsts:  # the continuation stays in the part of the board its first step enters
+            reached = frontier = firsts & -firsts
+            while frontier:
+                grown = 0
+                onward = frontier & through
+                while onward:
+                    low = onward & -onward
+                    grown |= step_to.get(low, 0)
+                    onward ^= low
+                frontier = grown & ~seen & ~reached
+                reached |= frontier
+            firsts &= ~reached
+            part = _part_value(reached, reached | ubit)
+            if part > total:
+                total = part
+        known[(u, seen)] = total
+        return total
+
+    def _part_value(reached: int, region: int) -> int:
+        """At most what a continuation within `reached` adds: a stop the continuation may not pass through
+        ends it (one such stop at most): one it may not pass, or one it cannot leave for a stop other than
+        the one it came from (the ways in come from u or a stop in reach, the ways out go to a stop in reach)."""
         total = last = 0
-        region = reached | node_bit[u]
         left_over = reached
         while left_over:
             low = left_over & -left_over
@@ -132,9 +144,7 @@ def reach_left(legs_from: dict[str, list[Leg]], passable: frozenset[str], bound:
             elif weight[low] > last:
                 last = weight[low]
             left_over ^= low
-        total += last
-        known[(u, seen)] = total
-        return total
+        return total + last
     return left
 
 

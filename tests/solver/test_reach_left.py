@@ -61,3 +61,20 @@ def test_no_continuation_earns_more_than_reach_left(graph: tuple) -> None:
     left = reach_left(legs_from, passable, bound, bit)
     seen = {n for n in legs_from if bit[n] & seen_bits}
     assert _best_continuation(legs_from, node_weight, leg_weight, passable, seen, end) <= left(end, seen_bits)
+
+
+def test_a_continuation_is_bounded_by_the_one_branch_it_enters() -> None:
+    """From the middle of a chain z - a - u - b - c, a continuation goes one way: through a to z (worth 5 + 3)
+    or through b to c (worth 10 + 20); never both, so the bound is 30 (both ways with one end would be 35).
+    From z, with nothing seen but z, every stop is on its one way: 5 + 7 + 10 + 20."""
+    names = ["z", "a", "u", "b", "c"]
+    legs_from: dict[str, list] = {n: [] for n in names}
+    for x, y in (("z", "a"), ("a", "u"), ("u", "b"), ("b", "c")):
+        legs_from[x].append(SimpleNamespace(a=x, b=y))
+        legs_from[y].append(SimpleNamespace(a=y, b=x))
+    weights = {"z": 3, "a": 5, "u": 7, "b": 10, "c": 20}
+    leg_weight = {id(leg): 0 for legs in legs_from.values() for leg in legs}
+    bit = {n: 1 << i for i, n in enumerate(names)}
+    left = reach_left(legs_from, frozenset(names), ReachBound(weights, leg_weight, {}, 0, 99, flat=True), bit)
+    assert left("u", bit["u"]) == 30
+    assert left("z", bit["z"]) == 42
