@@ -6,7 +6,7 @@ of a station along the route). The leg graph is walked over these stops only (`l
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from solver.model.board import Board, Train, route_may_pass
 from solver.model.legs import Leg
@@ -41,22 +41,32 @@ def stops_within(board: Board, reach: Reach, legs_of: Callable[[str], list[Leg]]
 
 def _within_legs(tokened: list[str], most: int, legs_of: Callable[[str], list[Leg]], ends_only: set[str]) -> set[str]:
     """The stops at most `most` legs from a tokened stop, never through a stop a route may only end at
-    (breadth first; none when `most` is negative)."""
+    (none when `most` is negative)."""
     if most < 0:
         return set()
-    inside = set(tokened)
-    frontier = tokened
-    for _depth in range(most):
+    return reached_from(tokened, legs_of, lambda nid: nid not in ends_only, most)
+
+
+def reached_from(starts: Iterable[str], legs_of: Callable[[str], Iterable[Leg]], passes: Callable[[str], bool],
+                 most: int | None = None) -> set[str]:
+    """The stops reached from `starts` (themselves included) by at most `most` legs (None: any number),
+    breadth first, going on from a stop other than a start only when `passes` it. `legs_of` is asked for
+    the legs of every stop reached, the farthest too (a leg graph's walk: `_legs_in_reach`)."""
+    frontier = list(dict.fromkeys(starts))  # in the order given
+    inside = set(frontier)
+    depth = 0
+    while frontier and (most is None or depth < most):
         ahead = []
         for nid in frontier:
             legs = legs_of(nid)
-            if _depth and nid in ends_only:
+            if depth and not passes(nid):
                 continue  # a route ends here (or starts): it reaches nothing beyond
             for leg in legs:
                 if leg.b not in inside:
                     inside.add(leg.b)
                     ahead.append(leg.b)
         frontier = ahead
+        depth += 1
     for nid in frontier:  # the farthest stops' legs too (to stops within reach)
         legs_of(nid)
     return inside

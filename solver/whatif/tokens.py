@@ -9,11 +9,10 @@ titles are not modelled.
 
 from __future__ import annotations
 
-from collections import deque
-
 from solver.model.board import Board, Node, route_may_pass
 from solver.model.errors import BoardError
 from solver.routes.leg_graph import LegGraph
+from solver.routes.station_reach import reached_from
 
 
 def free_slot(node: Node) -> int | None:
@@ -25,20 +24,11 @@ def free_slot(node: Node) -> int | None:
 
 
 def reachable(board: Board, graph: LegGraph) -> set[str]:
-    """Every node the company's stations reach over the track, the stations included."""
-    start = [nid for nid, n in board.nodes.items() if n.tokened_by_company]
-    seen = set(start)
-    todo = deque(start)
-    while todo:
-        nid = todo.popleft()
-        node = board.nodes[nid]
-        if not node.tokened_by_company and not route_may_pass(node):
-            continue  # reached, but not passed
-        for leg in graph.legs_from.get(nid, ()):
-            if leg.b not in seen:
-                seen.add(leg.b)
-                todo.append(leg.b)
-    return seen
+    """Every node the company's stations reach over the track, the stations included (never going on
+    through a node a route may only end at)."""
+    nodes = board.nodes
+    return reached_from([nid for nid, n in nodes.items() if n.tokened_by_company],
+                        lambda nid: graph.legs_from.get(nid, ()), lambda nid: route_may_pass(nodes[nid]))
 
 
 def placements(board: Board, graph: LegGraph) -> list[str]:

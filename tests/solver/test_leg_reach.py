@@ -129,3 +129,27 @@ def test_a_blocking_stop_ends_the_reach() -> None:
     whole, _stops = _walk(board, None)
     assert within == whole
     assert any(nodes[-1] == cities[2] or nodes[0] == cities[2] for nodes, _legs in within)
+
+
+def test_the_search_from_stations_goes_on_only_through_stops_it_may_pass() -> None:
+    """`reached_from` on a star: start s with legs to a (which may not be passed) and to b; a leads to c, b
+    to d to e. All of it but c within any number of legs; s, a, b within one leg, and then the legs of a
+    and b are still asked for (the leg graph walks the farthest stops too); a start is left even where it
+    may not be passed."""
+    from types import SimpleNamespace
+
+    from solver.routes.station_reach import reached_from
+
+    ends = {"s": ["a", "b"], "a": ["c", "s"], "b": ["d", "s"], "d": ["e", "b"], "c": ["a"], "e": ["d"]}
+    asked: list[str] = []
+
+    def legs_of(nid: str) -> list[SimpleNamespace]:
+        asked.append(nid)
+        return [SimpleNamespace(a=nid, b=b) for b in ends[nid]]
+
+    assert reached_from(["s"], legs_of, lambda nid: nid != "a") == {"s", "a", "b", "d", "e"}
+    asked.clear()
+    assert reached_from(["s"], legs_of, lambda nid: nid != "a", most=1) == {"s", "a", "b"}
+    assert sorted(asked) == ["a", "b", "s"]
+    assert reached_from(["s"], legs_of, lambda nid: False, most=1) == {"s", "a", "b"}
+    assert reached_from(["s"], legs_of, lambda nid: nid != "a", most=0) == {"s"}

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from solver.model.board import Board, Node, Train, route_may_pass
 from solver.model.results import Finding
 from solver.routes.leg_graph import build_leg_graph
+from solver.routes.station_reach import reached_from
 from solver.rules.train_rules import paying_stops, stop_revenue
 
 LOCATION_KINDS = ("city", "town", "offboard", "halt", "pass")
@@ -85,19 +86,10 @@ def flood_reach(board: Board) -> set[str]:
     """Every location the company reaches with unlimited trains and unlimited track reuse: walk
     from its stations, never through a node that blocks or only ends routes."""
     graph = build_leg_graph(board)
-    start = [n.id for n in board.nodes.values() if n.tokened_by_company]
-    seen = set(start)
-    frontier = list(start)
-    while frontier:
-        nid = frontier.pop()
-        node = board.nodes[nid]
-        if nid not in start and not route_may_pass(node):
-            continue
-        for leg in graph.legs_from.get(nid, []):
-            if leg.b not in seen:
-                seen.add(leg.b)
-                frontier.append(leg.b)
-    return {n for n in seen if is_location(board.nodes[n])}
+    nodes = board.nodes
+    seen = reached_from([n.id for n in nodes.values() if n.tokened_by_company],
+                        lambda nid: graph.legs_from.get(nid, ()), lambda nid: route_may_pass(nodes[nid]))
+    return {n for n in seen if is_location(nodes[n])}
 
 
 @dataclass
