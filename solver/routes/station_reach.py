@@ -32,19 +32,12 @@ def stops_within(board: Board, reach: Reach, legs_of: Callable[[str], list[Leg]]
     ends_only = {nid for nid, n in nodes.items() if n.kind != "junction" and not route_may_pass(n)}
     if all(b is not None and b[0] is None for b in reach) and \
             all(n.visit_cost == 1 for n in nodes.values() if n.kind != "junction"):
-        return _within_legs(tokened, max(b[1] for b in reach if b is not None) - 1, legs_of, ends_only)
+        most = max(b[1] for b in reach if b is not None) - 1  # legs from a tokened stop (none when negative)
+        return reached_from(tokened, legs_of, lambda nid: nid not in ends_only, most) if most >= 0 else set()
     inside: set[str] = set()
     for budget in reach:
         inside |= _within_budget(board, tokened, budget, legs_of, ends_only)
     return inside
-
-
-def _within_legs(tokened: list[str], most: int, legs_of: Callable[[str], list[Leg]], ends_only: set[str]) -> set[str]:
-    """The stops at most `most` legs from a tokened stop, never through a stop a route may only end at
-    (none when `most` is negative)."""
-    if most < 0:
-        return set()
-    return reached_from(tokened, legs_of, lambda nid: nid not in ends_only, most)
 
 
 def reached_from(starts: Iterable[str], legs_of: Callable[[str], Iterable[Leg]], passes: Callable[[str], bool],
