@@ -15,6 +15,7 @@ from solver.modifiers.apply import run_route
 from solver.modifiers.packing_terms import RunTerms, modifier_bound, run_terms
 from solver.modifiers.settle import order_for_awards
 from solver.modifiers.sharing import overlap_group, overlap_rule, stop_pays_once
+from solver.packing.award_pack import award_packing, award_search_fits
 from solver.packing.budget import Budget
 from solver.packing.once_pack import once_packing, once_search_fits
 from solver.packing.outcome import Choice, Packing
@@ -173,8 +174,9 @@ def bound_phase(run: _Run) -> None:
 def search_phase(run: _Run) -> Packing:
     """The best packing the strategies find in time: the race against the compact model when the
     enumeration was cut short, else the greedy packing when it is proven, else a branch and bound
-    (plain packings; runs where a stop pays once) and then CP-SAT; UNKNOWN from all of them leaves
-    the best packing known (the greedy one, or the branch and bound's best), FEASIBLE."""
+    (plain packings; runs where a stop pays once; runs with best-route awards) and then CP-SAT;
+    UNKNOWN from all of them leaves the best packing known (the greedy one, or the branch and
+    bound's best), FEASIBLE."""
     cands, budget = run.cands, run.budget
     # building the packing model costs time per candidate; without that time, keep the best packing known
     no_time = time.monotonic() + len(cands) * BUILD_SECONDS_PER_CANDIDATE > budget.until("build")
@@ -200,9 +202,13 @@ def search_phase(run: _Run) -> Packing:
     if run.lower >= run.upper:  # the known packing reaches the conflict-free bound: proven optimal
         return Packing(Status.OPTIMAL, run.lower_pack, run.lower)
     found = Packing(Status.UNKNOWN, run.lower_pack, None)
-    if run.terms is None or once_search_fits(run.terms):  # a branch and bound first, CP-SAT after it
+    # a branch and bound first, CP-SAT after it
+    if run.terms is None or once_search_fits(run.terms) or award_search_fits(run.terms):
         if run.terms is None:  # plain packing
             found = exact_packing(cands, run.counts, run.groups, run.lower, run.lower_pack,
+                                  budget.share_of_search(BB_SHARE), run.opts.cancel)
+        elif run.terms.units is None:  # best-route awards: a plain packing of the routes and their award twins
+            found = award_packing(cands, run.counts, run.groups, run.terms, run.lower, run.lower_pack,
                                   budget.share_of_search(BB_SHARE), run.opts.cancel)
         else:  # a stop pays once
             found = once_packing(cands, run.counts, run.groups, run.terms.units or {}, run.lower, run.lower_pack,
