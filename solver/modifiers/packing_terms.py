@@ -7,7 +7,8 @@ it). On top of the options' sum:
 - BestRouteBonus: the run earns max(bonus) over its qualifying routes (FORMAT.md; for an award
   that always goes to the largest bonus). CP-SAT: one indicator per distinct bonus value b, true
   only if some option with bonus b is chosen, at most one indicator per modifier, objective + b.
-  The evaluator's award rule gives the same amount.
+  The evaluator's award rule gives the same amount. (When awards are the only run rules, the
+  branch and bound of `solver.packing.award_pack` prices them first, as routes' award twins.)
 - DropLowestRoute (min_routes k): drop indicators d <= x on the options, sum(d) = y, and y is true
   exactly when k or more options are chosen; objective - sum(v * d). The maximiser drops the
   lowest chosen route, which is the rule. (The shortcut "best run of at most k - 1 routes" is not

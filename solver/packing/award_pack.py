@@ -18,7 +18,7 @@ from solver.model.cancel import CancelToken
 from solver.model.results import Status
 from solver.modifiers.packing_terms import RunTerms
 from solver.packing.outcome import Choice, Packing
-from solver.packing.setpack import assign_trains, best_packing, option_keys
+from solver.packing.setpack import MERGE_CLASSES, assign_trains, best_packing, option_keys
 from solver.routes.pricing import Candidate
 
 MAX_AWARD_RULES = 2  # twins per option grow as 2 ** rules; more rules than this go to CP-SAT
@@ -26,16 +26,19 @@ MAX_AWARD_RULES = 2  # twins per option grow as 2 ** rules; more rules than this
 
 def award_search_fits(terms: RunTerms | None) -> bool:
     """Whether `award_packing` prices this board's runs exactly: best-route awards are its only run
-    rules, and there are at most MAX_AWARD_RULES of them."""
+    rules, there are at most MAX_AWARD_RULES of them, and at most one goes to the last route with a
+    bonus that differs between routes (the run order, `settle.order_for_awards`, puts the largest
+    bonus last for one such award only)."""
     return (terms is not None and 0 < len(terms.best) <= MAX_AWARD_RULES and not (terms.required or terms.set_rules)
-            and terms.units is None and terms.drop_at is None)
+            and terms.units is None and terms.drop_at is None
+            and sum(1 for m in terms.best if m.award == "last" and (m.per_visited_stop or m.per_distinct)) <= 1)
 
 
-def award_options(cands: Sequence[Candidate], groups: Sequence[str], terms: RunTerms
+def award_options(cands: Sequence[Candidate], groups: Sequence[str], terms: RunTerms, merge: bool = True
                   ) -> tuple[list[Choice], list[int], list[int], list[int]]:
     """The packing's options with their award twins: per option, (route, first class), value, the
-    classes as bits and the keys it holds. Classes that earn the same on a route, and the same
-    awards, share one option."""
+    classes as bits and the keys it holds. With `merge`, classes that earn the same on a route, and
+    the same awards, share one option (as in `setpack.exact_packing`)."""
     base: list[Choice] = []
     values: list[int] = []
     fits: list[int] = []
@@ -44,7 +47,7 @@ def award_options(cands: Sequence[Candidate], groups: Sequence[str], terms: RunT
         same: dict[tuple[str, int, tuple[int, ...]], int] = {}
         for ci, v in c.totals.items():
             awards = tuple(terms.awards(c, ci))
-            k = same.setdefault((groups[ci], v, awards), len(base))
+            k = same.setdefault((groups[ci], v, awards), len(base)) if merge else len(base)
             if k == len(base):
                 base.append((r, ci))
                 values.append(v)
@@ -72,7 +75,7 @@ def award_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Seq
     """The best run of the candidates under best-route awards (`award_search_fits` says when): OPTIMAL
     with the best choices (`lower_pack`, worth `lower`, when nothing beats it), else UNKNOWN with
     `lower_pack` and no bound (the deadline or `cancel` stopped it)."""
-    options, values, fits, keys = award_options(cands, groups, terms)
+    options, values, fits, keys = award_options(cands, groups, terms, merge=len(counts) <= MERGE_CLASSES)
     result = best_packing(values, fits, keys, counts, lower, deadline, cancel)
     chosen = lower_pack
     if result.chosen is not None:

@@ -12,10 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import solver.packing.award_pack as award_pack
 import solver.packing.setpack as setpack
 import solver.rulesets.r_standard.solve as standard
 from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.model.results import SolveOptions, Status
+from solver.modifiers.model import BestRouteBonus
 from solver.optimiser import solve
 from solver.packing.award_pack import award_packing, award_search_fits
 from solver.packing.pack import pack
@@ -29,7 +31,8 @@ class _Terms:
     """The fields of RunTerms that the award search reads: the award rules and each option's bonuses."""
 
     def __init__(self, rules: int, awards: Awards) -> None:
-        self.best = [object()] * rules
+        self.best = [BestRouteBonus(source="s", label=f"award {k}", award="first_max", per_visited_stop=10)
+                     for k in range(rules)]
         self.required: list = []
         self.set_rules: list = []
         self.units = None
@@ -75,7 +78,7 @@ def _instances(draw: st.DrawFn) -> tuple[list[Candidate], list[int], list[str], 
         mask = draw(st.integers(0, 31))  # track bits (0: a route without track)
         classes = draw(st.lists(st.integers(0, n_classes - 1), min_size=1, max_size=n_classes, unique=True))
         same = draw(st.booleans())  # every class earns the same on it (classes then share an option)
-        revenue = {ci: [draw(st.sampled_from([0, 10, 20, 40, 70]))] for ci in classes}
+        revenue = {ci: [draw(st.sampled_from([-20, 0, 10, 20, 40, 70]))] for ci in classes}
         bonus = [draw(st.sampled_from([0, 0, 10, 20, 30])) for _ in range(rules)]
         cand = Candidate(nodes=(f"s{r}",), legs=(), mask=mask, revenue=revenue)
         for ci in classes:
@@ -87,10 +90,12 @@ def _instances(draw: st.DrawFn) -> tuple[list[Candidate], list[int], list[str], 
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
-@given(_instances())
-def test_the_best_run_is_the_brute_force_best(instance) -> None:
+@given(_instances(), st.booleans())
+def test_the_best_run_is_the_brute_force_best(instance, merge: bool) -> None:
     cands, counts, groups, terms = instance
-    found = award_packing(cands, counts, groups, terms, 0, [], time.monotonic() + 60)  # type: ignore[arg-type]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(award_pack, "MERGE_CLASSES", 6 if merge else 0)  # classes that earn alike share an option
+        found = award_packing(cands, counts, groups, terms, 0, [], time.monotonic() + 60)  # type: ignore[arg-type]
     assert found.status == Status.OPTIMAL
     assert _legal(cands, found.chosen, counts, groups)
     best = _brute(cands, counts, groups, terms)
@@ -107,16 +112,31 @@ def test_a_known_run_nothing_beats_is_kept(instance) -> None:
     assert (found.status, found.chosen, found.bound) == (Status.OPTIMAL, [(0, -1)], best)
 
 
-def test_a_search_out_of_time_keeps_a_legal_run_at_least_as_good(monkeypatch: pytest.MonkeyPatch) -> None:
+class _CancelAfter:
+    """A cancel token that is set once it has been read `reads` times."""
+
+    def __init__(self, reads: int) -> None:
+        self.left = reads
+
+    @property
+    def cancelled(self) -> bool:
+        self.left -= 1
+        return self.left < 0
+
+
+def test_a_search_stopped_early_keeps_a_legal_run_better_than_the_known_one(monkeypatch: pytest.MonkeyPatch) -> None:
     cands = [Candidate(nodes=(f"s{r}",), legs=(), mask=(1 << r) | (1 << (r + 1)), revenue={0: [10 * r + 10]})
              for r in range(200)]
     terms = _Terms(1, {(id(c), 0): [10 * (r % 7)] for r, c in enumerate(cands)})
-    known = [(5, 0)]  # a legal run, which the search may beat before it stops
+    known = [(0, 0)]  # a weak legal run: the search's first dive beats it
     lower = _run_value(cands, known, terms)
-    monkeypatch.setattr(setpack, "CHECK_EVERY", 1)  # the clock is read at every search node
-    found = award_packing(cands, [3], ["g"], terms, lower, known, time.monotonic() - 1)  # type: ignore[arg-type]
+    monkeypatch.setattr(setpack, "CHECK_EVERY", 1)  # the token is read at every search node
+    found = award_packing(cands, [3], ["g"], terms, lower, known, time.monotonic() + 60,  # type: ignore[arg-type]
+                          _CancelAfter(1))  # type: ignore[arg-type]
     assert (found.status, found.bound) == (Status.UNKNOWN, None)
-    assert _legal(cands, found.chosen, [3], ["g"]) and _run_value(cands, found.chosen, terms) >= lower
+    assert found.stats["bb_nodes"] == 2  # stopped in its first dive, with the best route alone found
+    assert found.chosen != known and _legal(cands, found.chosen, [3], ["g"])
+    assert _run_value(cands, found.chosen, terms) > lower
 
 
 def test_the_search_takes_only_the_rules_it_prices() -> None:
@@ -128,6 +148,12 @@ def test_the_search_takes_only_the_rules_it_prices() -> None:
         setattr(other, field, value)
         assert not award_search_fits(other), field  # type: ignore[arg-type]
     assert not award_search_fits(None)
+    varying = BestRouteBonus(source="a", label="a", award="last", per_visited_stop=10)
+    fixed = BestRouteBonus(source="b", label="b", award="last", amount=20)
+    for rules, fits in (([varying, fixed], True), ([fixed, fixed], True), ([varying, varying], False)):
+        other = _Terms(1, {})
+        other.best = rules
+        assert award_search_fits(other) == fits, rules  # type: ignore[arg-type]
 
 
 def _award_runs(every: int) -> list:
