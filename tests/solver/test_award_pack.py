@@ -4,7 +4,6 @@ positions with a BestRouteBonus, and handing over to CP-SAT when it stops early.
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Sequence
 
@@ -23,6 +22,7 @@ from solver.packing.award_pack import award_packing, award_search_fits
 from solver.packing.pack import pack
 from solver.routes.pricing import Candidate
 from tests.conftest import CORPUS
+from tests.support.packing_runs import brute_best, legal_run
 
 Awards = dict[tuple[int, int], list[int]]
 
@@ -48,23 +48,6 @@ def _run_value(cands: Sequence[Candidate], chosen: Sequence[tuple[int, int]], te
     total = sum(sum(cands[r].revenue[ci]) for r, ci in chosen)
     return total + sum(max((terms.awards(cands[r], ci)[k] for r, ci in chosen), default=0)
                        for k in range(len(terms.best)))
-
-
-def _legal(cands: Sequence[Candidate], chosen: Sequence[tuple[int, int]], counts: list[int], groups: list[str]) -> bool:
-    """No class over its count; no two routes of one track group on the same route or track."""
-    if any(sum(1 for _r, c in chosen if c == ci) > n for ci, n in enumerate(counts)):
-        return False
-    for (r1, c1), (r2, c2) in itertools.combinations(chosen, 2):
-        if groups[c1] == groups[c2] and (r1 == r2 or cands[r1].mask & cands[r2].mask):
-            return False
-    return True
-
-
-def _brute(cands: list[Candidate], counts: list[int], groups: list[str], terms: _Terms) -> int:
-    options = [(r, ci) for r, c in enumerate(cands) for ci in c.revenue]
-    return max(_run_value(cands, run, terms)
-               for size in range(sum(counts) + 1) for run in itertools.combinations(options, size)
-               if _legal(cands, run, counts, groups))
 
 
 @st.composite
@@ -97,8 +80,8 @@ def test_the_best_run_is_the_brute_force_best(instance, merge: bool) -> None:
         patch.setattr(award_pack, "MERGE_CLASSES", 6 if merge else 0)  # classes that earn alike share an option
         found = award_packing(cands, counts, groups, terms, 0, [], time.monotonic() + 60)  # type: ignore[arg-type]
     assert found.status == Status.OPTIMAL
-    assert _legal(cands, found.chosen, counts, groups)
-    best = _brute(cands, counts, groups, terms)
+    assert legal_run(cands, found.chosen, counts, groups)
+    best = brute_best(cands, counts, groups, lambda run: _run_value(cands, run, terms))
     assert found.bound == best
     assert _run_value(cands, found.chosen, terms) == best
 
@@ -107,7 +90,7 @@ def test_the_best_run_is_the_brute_force_best(instance, merge: bool) -> None:
 @given(_instances())
 def test_a_known_run_nothing_beats_is_kept(instance) -> None:
     cands, counts, groups, terms = instance
-    best = _brute(cands, counts, groups, terms)
+    best = brute_best(cands, counts, groups, lambda run: _run_value(cands, run, terms))
     found = award_packing(cands, counts, groups, terms, best, [(0, -1)], time.monotonic() + 60)  # type: ignore[arg-type]
     assert (found.status, found.chosen, found.bound) == (Status.OPTIMAL, [(0, -1)], best)
 
@@ -135,7 +118,7 @@ def test_a_search_stopped_early_keeps_a_legal_run_better_than_the_known_one(monk
                           _CancelAfter(1))  # type: ignore[arg-type]
     assert (found.status, found.bound) == (Status.UNKNOWN, None)
     assert found.stats["bb_nodes"] == 2  # stopped in its first dive, with the best route alone found
-    assert found.chosen != known and _legal(cands, found.chosen, [3], ["g"])
+    assert found.chosen != known and legal_run(cands, found.chosen, [3], ["g"])
     assert _run_value(cands, found.chosen, terms) > lower
 
 

@@ -4,7 +4,6 @@ force on random candidates (hypothesis), against the CP-SAT packing of the same 
 
 from __future__ import annotations
 
-import itertools
 import time
 
 import pytest
@@ -20,6 +19,7 @@ from solver.packing.once_pack import once_packing, once_search_fits
 from solver.packing.pack import pack
 from solver.routes.pricing import Candidate
 from tests.conftest import CORPUS
+from tests.support.packing_runs import brute_best, legal_run
 
 TRAMS = "1877: Stockholm Tramways"
 
@@ -28,23 +28,6 @@ def _run_value(cands: list[Candidate], chosen: list[tuple[int, int]], units: dic
     """What a run earns when each pay unit pays once: the routes' other revenue and each unit counted once."""
     others = sum(sum(cands[r].revenue[ci][len(cands[r].nodes):]) for r, ci in chosen)
     return others + sum(dict(units[n] for r, _ci in chosen for n in cands[r].nodes).values())
-
-
-def _legal(cands: list[Candidate], chosen: list[tuple[int, int]], counts: list[int], groups: list[str]) -> bool:
-    """No class over its count; no two routes of one track group on the same route or track."""
-    if any(sum(1 for _r, c in chosen if c == ci) > n for ci, n in enumerate(counts)):
-        return False
-    for (r1, c1), (r2, c2) in itertools.combinations(chosen, 2):
-        if groups[c1] == groups[c2] and (r1 == r2 or cands[r1].mask & cands[r2].mask):
-            return False
-    return True
-
-
-def _brute(cands: list[Candidate], counts: list[int], groups: list[str], units: dict[str, tuple[str, int]]) -> int:
-    options = [(r, ci) for r, c in enumerate(cands) for ci in c.revenue]
-    return max(_run_value(cands, list(run), units)
-               for size in range(sum(counts) + 1) for run in itertools.combinations(options, size)
-               if _legal(cands, list(run), counts, groups))
 
 
 @st.composite
@@ -74,8 +57,8 @@ def test_the_best_run_is_the_brute_force_best(instance) -> None:
     cands, counts, groups, units = instance
     found = once_packing(cands, counts, groups, units, 0, [], time.monotonic() + 60)
     assert found.status == Status.OPTIMAL
-    assert _legal(cands, found.chosen, counts, groups)
-    best = _brute(cands, counts, groups, units)
+    assert legal_run(cands, found.chosen, counts, groups)
+    best = brute_best(cands, counts, groups, lambda run: _run_value(cands, run, units))
     assert found.bound == best
     assert _run_value(cands, found.chosen, units) == best
 
@@ -84,7 +67,7 @@ def test_the_best_run_is_the_brute_force_best(instance) -> None:
 @given(_instances())
 def test_a_known_run_nothing_beats_is_kept(instance) -> None:
     cands, counts, groups, units = instance
-    best = _brute(cands, counts, groups, units)
+    best = brute_best(cands, counts, groups, lambda run: _run_value(cands, run, units))
     found = once_packing(cands, counts, groups, units, best, [(0, -1)], time.monotonic() + 60)
     assert (found.status, found.chosen, found.bound) == (Status.OPTIMAL, [(0, -1)], best)
 
@@ -98,9 +81,9 @@ def test_a_search_stopped_early_keeps_a_legal_run_at_least_as_good(instance, lim
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(once_pack, "SCAN_LIMIT", limit)
         found = once_packing(cands, counts, groups, units, lower, known, time.monotonic() + 60)
-    assert _legal(cands, found.chosen, counts, groups)
+    assert legal_run(cands, found.chosen, counts, groups)
     assert _run_value(cands, found.chosen, units) >= lower
-    best = _brute(cands, counts, groups, units)
+    best = brute_best(cands, counts, groups, lambda run: _run_value(cands, run, units))
     if found.status == Status.OPTIMAL:
         assert found.bound == max(best, lower) == _run_value(cands, found.chosen, units)
     else:
