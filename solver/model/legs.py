@@ -103,21 +103,22 @@ class PathIndex:
         self.steps = 0  # path steps walked over this board, held to MAX_BOARD_WALK_STEPS
         # (hex, edge, node) -> the ways into a path from there, in the board's order of paths
         self.entries: dict[tuple[str, int | None, str | None], list[Way]] = {}
-        # the path ids of each hex whose paths are not read yet, in the board's order
-        self.unread: dict[str, list[str]] = {hid: hx.paths for hid, hx in board.hexes.items() if hx.paths}
+        self.read_hexes: set[str] = set()  # the hexes whose paths are read (a hex with none too, once asked)
 
     def ways_in(self, key: tuple[str, int | None, str | None]) -> list[Way]:
         """The ways into a path at (hex, edge, node), in the board's order of paths."""
-        if key[0] in self.unread:
+        if key[0] not in self.read_hexes:
             self.read(key[0])
         return self.entries.get(key, [])
 
     def read(self, hex_id: str) -> None:
-        """Take in one hex's paths (`Hex.paths`)."""
+        """Take in one hex's paths (`Hex.paths`, in the board's order)."""
+        self.read_hexes.add(hex_id)
         board, entries = self.board, self.entries
         hexes = board.hexes
-        neighbors = hexes[hex_id].neighbors
-        for p in map(board.paths.__getitem__, self.unread.pop(hex_id)):
+        hx = hexes[hex_id]
+        neighbors = hx.neighbors
+        for p in map(board.paths.__getitem__, hx.paths):
             a, b, (lane_a, lane_b) = p.a, p.b, p.lanes
             if a.edge == b.edge and a.node == b.node:  # one end twice: `lane_at` and `other` read it as end a
                 lane_b, b = lane_a, a
@@ -148,7 +149,7 @@ def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start:
     frame is made: the chain is the same whenever the frame is asked again."""
     nodes = board.nodes
     first = nodes[start]
-    ways_in, entries, unread, read = index.ways_in, index.entries, index.unread, index.read  # ways_in, inlined
+    ways_in, entries, read_hexes, read = index.ways_in, index.entries, index.read_hexes, index.read  # ways_in, inlined
     legs: list[Leg] = []
     chain: list[Path] = []
     chain_keys: list[frozenset[TrackKey]] = []
@@ -189,7 +190,7 @@ def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start:
         elif ahead is None:
             continue  # the board's edge
         else:
-            if ahead[0] in unread:
+            if ahead[0] not in read_hexes:
                 read(ahead[0])
             track = path.track
             nexts = [way for way in entries.get(ahead, ())  # one gauge and one lane meet at once (most track)
