@@ -146,7 +146,7 @@ def _solve_one(board: Board, args: argparse.Namespace) -> SolveResult:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from solver.model.errors import EvaluatorDisagreement
+    from solver.model.errors import BoardError, EvaluatorDisagreement
 
     out = _console()
     err = _console(stderr=True)
@@ -165,6 +165,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
             result = _solve_one(board, args)
         except EvaluatorDisagreement as exc:
             raise CliError(Exit.INTERNAL, f"{pos.source}: optimiser and evaluator disagree: {exc}") from None
+        except BoardError as exc:  # rules the optimiser does not price together (README): bad input, as above
+            counts["errors"] += 1
+            _position_error(args, pos.source, f"{pos.source}: {exc}")
+            continue
         except Interrupted as stop:
             if stop.partial is not None:
                 _show_solve(args, out, pos.source, raw, stop.partial)  # type: ignore[arg-type]

@@ -90,6 +90,9 @@ def _audit(source: str, raw: dict[str, Any], time_limit_s: float, objective: str
     except EvaluatorDisagreement as exc:
         line.update(error=f"INTERNAL: {exc}", error_kind="disagreement")
         return line
+    except BoardError as exc:  # a combination of rules the optimiser refuses to price (the verdict stands)
+        line.update(error=str(exc), error_kind="unsupported")
+        return line
     line["optimum"] = {"revenue": result.revenue, "subsidy": result.subsidy, "status": result.status,
                        "bound": result.bound,
                        "routes": [r.as_dict() for r in result.routes], "objective": objective}

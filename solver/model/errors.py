@@ -11,6 +11,10 @@ class BoardError(ValueError):
         self.field = field
         self.message = message
 
+    def __reduce__(self) -> tuple[type[BoardError], tuple[str, str]]:
+        """Pickled by its two fields (a worker process hands it back whole; by `args` alone it would not load)."""
+        return BoardError, (self.field, self.message)
+
 
 class EvaluatorDisagreement(RuntimeError):
     """The optimiser produced a route set the evaluator rejects or prices differently: a bug."""

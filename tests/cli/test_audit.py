@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import pickle
 import re
 import signal
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 from routemax.v1 import routemax_pb2 as pb
 from routemax_cli.audit_run import expand_paths, iter_items, make_executor, run_audit
 from server.main import main
+from solver.model.errors import BoardError
 from tests.conftest import CORPUS, REPO
 
 SMALL = CORPUS / "1889" / "962.jsonl.gz"  # 48 positions
@@ -101,6 +103,29 @@ def test_malformed_line_is_reported_with_file_and_line_and_the_rest_goes_on(tmp_
     assert all(lines[k]["verdict"]["legal"] for k in ("1", "2", "4"))
     page = html.read_text()
     assert page.startswith("<!DOCTYPE html>") and "Flagged positions" in page and "malformed: 1" in page
+
+
+def test_a_board_the_optimiser_refuses_is_reported_and_the_rest_goes_on(tmp_path: Path) -> None:
+    with gzip.open(SMALL, "rt") as fh:
+        good = [json.loads(next(fh)) for _ in range(2)]
+    refused = {**good[0], "revenue_model": "modifiers", "modifiers": [  # a pair the optimiser does not search
+        {"type": "DropLowestRoute", "source": "d", "label": "D", "min_routes": 2},
+        {"type": "BestRouteBonus", "source": "b", "label": "B", "award": "first_max", "amount": 10}]}
+    src = tmp_path / "game.jsonl"
+    src.write_text("".join(json.dumps(raw) + "\n" for raw in (good[0], refused, good[1])))
+    out = tmp_path / "audit.jsonl"
+    assert main(["audit", str(src), "--out", str(out), "--workers", "2"]) == 0  # worker processes
+    lines = {ln["source"].rsplit(":", 1)[-1]: ln for ln in _lines(out)}
+    assert set(lines) == {"1", "2", "3"}
+    assert lines["2"]["error_kind"] == "unsupported" and "DropLowestRoute" in lines["2"]["error"]
+    assert "verdict" in lines["2"] and "optimum" not in lines["2"]  # the recorded run is still judged
+    assert all("optimum" in lines[k] for k in ("1", "3"))
+
+
+def test_a_board_error_crosses_a_process_boundary_whole() -> None:
+    back = pickle.loads(pickle.dumps(BoardError("modifiers[1]", "not priced")))
+    assert (type(back), back.field, back.message, str(back)) == (BoardError, "modifiers[1]", "not priced",
+                                                                  "modifiers[1]: not priced")
 
 
 def test_folders_and_globs_are_expanded(tmp_path: Path) -> None:

@@ -125,6 +125,21 @@ def test_a_train_without_distance_is_rejected(tmp_path: Path, capsys) -> None:
     assert "trains[0].distance" in _one_error_line(err)
 
 
+def test_rules_the_optimiser_does_not_price_together_are_bad_input(tmp_path: Path, capsys) -> None:
+    snap = json.loads(example_path("1830").read_text())
+    snap["revenue_model"], snap["modifiers"] = "modifiers", [
+        {"type": "DropLowestRoute", "source": "d", "label": "D", "min_routes": 2},
+        {"type": "BestRouteBonus", "source": "b", "label": "B", "award": "first_max", "amount": 10}]
+    path = _write(tmp_path, "refused.json", json.dumps(snap))
+    code, out, err = _run(capsys, ["solve", str(path)])
+    assert code == 3
+    line = _one_error_line(err)
+    assert "refused.json" in line and "modifiers: the optimiser does not combine BestRouteBonus with DropLowestRoute" \
+        in line and "internal" not in line
+    code, out, _err = _run(capsys, ["solve", str(path), "--json"])
+    assert code == 3 and "does not combine" in json.loads(out.splitlines()[0])["error"]
+
+
 def test_a_snapshot_with_recorded_null_solves_and_evaluate_says_why_not(tmp_path: Path, capsys) -> None:
     snap = json.loads(example_path("1830").read_text())
     snap["recorded"] = None
