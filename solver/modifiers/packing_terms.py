@@ -24,8 +24,7 @@ it). On top of the options' sum:
 The optimiser does not combine BestRouteBonus with DropLowestRoute (which route the award goes to
 then changes which route is lowest); such a board is refused with a BoardError, as is a
 BestRouteBonus whose award need not go to the largest bonus (`most_visited_stops` with
-`per_distinct`) and two awards to the last route whose bonus differs by route (the run order,
-`settle.order_for_awards`, puts one route last).
+`per_distinct`).
 """
 
 from __future__ import annotations
@@ -132,11 +131,6 @@ class RunTerms:
                 raise BoardError("modifiers", f"the optimiser does not price a BestRouteBonus ({m.label}) whose award "
                                               "may go to a route with a smaller bonus (most_visited_stops with "
                                               "per_distinct)")
-        varying_last = [m.label for m in self.best if m.award == "last" and (m.per_visited_stop or m.per_distinct)]
-        if len(varying_last) > 1:
-            raise BoardError("modifiers", f"the optimiser does not price two BestRouteBonus awards to the last route "
-                                          f"whose bonus differs by route ({', '.join(varying_last)}): the run order "
-                                          "would decide which of them gets its largest bonus")
         if self.units is not None and self.drop_at is not None:
             raise BoardError("modifiers", "the optimiser does not combine StopPaysOnce with DropLowestRoute")
 

@@ -131,6 +131,12 @@ def test_the_search_takes_only_the_rules_it_prices() -> None:
         setattr(other, field, value)
         assert not award_search_fits(other), field  # type: ignore[arg-type]
     assert not award_search_fits(None)
+    varying = BestRouteBonus(source="a", label="a", award="last", per_visited_stop=10)
+    fixed = BestRouteBonus(source="b", label="b", award="last", amount=20)
+    for rules, fits in (([varying, fixed], True), ([fixed, fixed], True), ([varying, varying], False)):
+        other = _Terms(1, {})
+        other.best = rules
+        assert award_search_fits(other) == fits, rules  # type: ignore[arg-type]
 
 
 def _award_runs(every: int) -> list:

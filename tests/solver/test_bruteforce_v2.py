@@ -438,10 +438,7 @@ def test_crosscheck_catches_a_dropped_set_rule(rule: str, monkeypatch: pytest.Mo
       {"type": "BestRouteBonus", "source": "b", "label": "B", "award": "first_max", "amount": 10}], {"2": 2}),
     ([{"type": "DropLowestRoute", "source": "d", "label": "D", "min_routes": 2},
       {"type": "StopPaysOnce", "source": "p", "label": "P"}], {"2": 2}),
-    ([{"type": "BestRouteBonus", "source": "b", "label": "B", "award": "last", "per_visited_stop": 10},
-      {"type": "BestRouteBonus", "source": "c", "label": "C", "award": "last", "per_visited_stop": 20,
-       "requires_hexes": ["A1"]}], {"2": 2}),
-], ids=["once-list", "once-by-train", "most-visited-distinct", "drop-best", "drop-once", "two-last-varying"])
+], ids=["once-list", "once-by-train", "most-visited-distinct", "drop-best", "drop-once"])
 def test_optimiser_refuses_what_it_does_not_search(mods: list[dict], trains: dict[str, Any]) -> None:
     """The combinations the generator avoids are refused with a BoardError, not priced wrongly."""
     snap = make_snapshot(3)
