@@ -18,7 +18,7 @@ from solver.model.cancel import CancelToken
 from solver.model.results import Status
 from solver.modifiers.packing_terms import RunTerms
 from solver.packing.outcome import Choice, Packing
-from solver.packing.setpack import MERGE_CLASSES, assign_trains, best_packing, option_keys
+from solver.packing.setpack import MERGE_CLASSES, assign_trains, best_packing, option_keys, packing_options
 from solver.routes.pricing import Candidate
 
 MAX_AWARD_RULES = 2  # twins per option grow as 2 ** rules; more rules than this go to CP-SAT
@@ -38,32 +38,26 @@ def award_options(cands: Sequence[Candidate], groups: Sequence[str], terms: RunT
                   ) -> tuple[list[Choice], list[int], list[int], list[int]]:
     """The packing's options with their award twins: per option, (route, first class), value, the
     classes as bits and the keys it holds. With `merge`, classes that earn the same on a route, and
-    the same awards, share one option (as in `setpack.exact_packing`)."""
-    base: list[Choice] = []
-    values: list[int] = []
-    fits: list[int] = []
-    bonuses: list[tuple[int, ...]] = []
-    for r, c in enumerate(cands):
-        same: dict[tuple[str, int, tuple[int, ...]], int] = {}
-        for ci, v in c.totals.items():
-            awards = tuple(terms.awards(c, ci))
-            k = same.setdefault((groups[ci], v, awards), len(base)) if merge else len(base)
-            if k == len(base):
-                base.append((r, ci))
-                values.append(v)
-                fits.append(1 << ci)
-                bonuses.append(awards)
-            else:
-                fits[k] |= 1 << ci
+    the same awards, share one option (`setpack.packing_options`)."""
+    awards_of: dict[tuple[int, int], tuple[int, ...]] = {}  # (id of the route, class) -> its bonus per award
+
+    def awards(c: Candidate, ci: int) -> tuple[int, ...]:
+        found = awards_of.get((id(c), ci))
+        if found is None:
+            found = awards_of[(id(c), ci)] = tuple(terms.awards(c, ci))
+        return found
+
+    base, values, fits = packing_options(cands, groups, merge, tag=awards)
+    bonuses = [awards(cands[r], ci) for r, ci in base]
     keys = option_keys(cands, base, groups)
     award_bit = max((m.bit_length() for m in keys), default=0)  # one key per award rule, after the track
     options, out_values, out_fits, out_keys = list(base), list(values), list(fits), list(keys)
-    for j, awards in enumerate(bonuses):
-        paying = [k for k, b in enumerate(awards) if b > 0]
+    for j, bonus in enumerate(bonuses):
+        paying = [k for k, b in enumerate(bonus) if b > 0]
         for size in range(1, len(paying) + 1):
             for taken in combinations(paying, size):
                 options.append(base[j])
-                out_values.append(values[j] + sum(awards[k] for k in taken))
+                out_values.append(values[j] + sum(bonus[k] for k in taken))
                 out_fits.append(fits[j])
                 out_keys.append(keys[j] | sum(1 << (award_bit + k) for k in taken))
     return options, out_values, out_fits, out_keys

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -305,11 +305,12 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
     return PackResult(chosen=picked, value=best_value, finished=not stopped[0], stats=stats)
 
 
-def _options(cands: Sequence[Candidate], groups: Sequence[str], merge: bool
-             ) -> tuple[list[Choice], list[int], list[int]]:
+def packing_options(cands: Sequence[Candidate], groups: Sequence[str], merge: bool,
+                    tag: Callable[[Candidate, int], Hashable] | None = None
+                    ) -> tuple[list[Choice], list[int], list[int]]:
     """The options of the packing: per route and track group, one option for the train classes
-    that earn the same on it (`merge`; else one per class), as (route, first class), value, and
-    the classes as bits."""
+    that earn the same on it (`merge`; else one per class) and, with `tag`, are tagged alike, as
+    (route, first class), value, and the classes as bits."""
     options: list[Choice] = []
     values: list[int] = []
     fits: list[int] = []
@@ -321,11 +322,12 @@ def _options(cands: Sequence[Candidate], groups: Sequence[str], merge: bool
                 values.append(v)
                 fits.append(1 << ci)
             continue
-        same: dict[tuple[str, int], int] = {}  # (track group, value) -> option index
+        same: dict[tuple[str, int, Hashable], int] = {}  # (track group, value, tag) -> option index
         for ci, v in totals.items():
-            k = same.get((groups[ci], v)) if merge else None
+            key = (groups[ci], v, tag(c, ci) if tag is not None else None)
+            k = same.get(key) if merge else None
             if k is None:
-                same[(groups[ci], v)] = len(options)
+                same[key] = len(options)
                 options.append((r, ci))
                 values.append(v)
                 fits.append(1 << ci)
@@ -352,7 +354,7 @@ def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Seq
     """The plain packing of candidates by `best_packing`: OPTIMAL with
     the best choices when it finished, else UNKNOWN with the best packing found (at least
     `lower_pack`, worth `lower`) and no bound."""
-    options, values, fits = _options(cands, groups, merge=len(counts) <= MERGE_CLASSES)
+    options, values, fits = packing_options(cands, groups, merge=len(counts) <= MERGE_CLASSES)
     result = best_packing(values, fits, option_keys(cands, options, groups), counts, lower, deadline, cancel)
     chosen = lower_pack
     if result.chosen is not None:
