@@ -14,15 +14,12 @@ from hypothesis import strategies as st
 import solver.packing.award_pack as award_pack
 import solver.packing.setpack as setpack
 import solver.rulesets.r_standard.solve as standard
-from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.model.results import SolveOptions, Status
 from solver.modifiers.model import BestRouteBonus
 from solver.optimiser import solve
 from solver.packing.award_pack import award_packing, award_search_fits
-from solver.packing.pack import pack
 from solver.routes.pricing import Candidate
-from tests.conftest import CORPUS
-from tests.support.packing_runs import brute_best, legal_run
+from tests.support.packing_runs import assert_best_run, brute_best, cpsat_packing, legal_run, searched_runs
 
 Awards = dict[tuple[int, int], list[int]]
 
@@ -79,11 +76,7 @@ def test_the_best_run_is_the_brute_force_best(instance, merge: bool) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(award_pack, "MERGE_CLASSES", 6 if merge else 0)  # classes that earn alike share an option
         found = award_packing(cands, counts, groups, terms, 0, [], time.monotonic() + 60)  # type: ignore[arg-type]
-    assert found.status == Status.OPTIMAL
-    assert legal_run(cands, found.chosen, counts, groups)
-    best = brute_best(cands, counts, groups, lambda run: _run_value(cands, run, terms))
-    assert found.bound == best
-    assert _run_value(cands, found.chosen, terms) == best
+    assert_best_run(found, cands, counts, groups, lambda run: _run_value(cands, run, terms))
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)
@@ -141,19 +134,9 @@ def test_the_search_takes_only_the_rules_it_prices() -> None:
 
 def _award_runs(every: int) -> list:
     """Real positions with a best-route award after the bound phase, where a search is needed."""
-    runs = []
-    for title in ("1846", "18Tokaido", "18AL"):
-        files = sorted((CORPUS / title).glob("*.jsonl.gz"))
-        snaps = [p.raw for f in files for p in read_positions(f) if p.raw is not None]
-        for snap in snaps[::every]:
-            if snap.get("revenue_model") != "modifiers" or not any(
-                    m.get("type") == "BestRouteBonus" for m in snap.get("modifiers", ())):
-                continue
-            run = standard.enumerate_phase(board_from_snapshot(snap), SolveOptions(time_limit_s=60), standard.one_group)
-            standard.bound_phase(run)
-            if award_search_fits(run.terms) and run.lower < run.upper and run.cands and sum(run.counts) > 1:
-                runs.append(run)
-    return runs
+    return searched_runs(("1846", "18Tokaido", "18AL"), every,
+                         lambda snap: any(m.get("type") == "BestRouteBonus" for m in snap.get("modifiers", ())),
+                         award_search_fits)
 
 
 def test_real_award_runs_match_the_cpsat_packing() -> None:
@@ -162,11 +145,8 @@ def test_real_award_runs_match_the_cpsat_packing() -> None:
     for run in runs:
         found = award_packing(run.cands, run.counts, run.groups, run.terms, run.lower, run.lower_pack,
                               time.monotonic() + 60)
-        for c in run.cands:
-            c.bits = tuple(run.graph.route_bits(c.legs)) if c.mask else ()
-        model = pack(run.cands, run.counts, SolveOptions(time_limit_s=60), time.monotonic() + 60, run.lower_pack,
-                     run.groups, run.terms)
-        assert found.status == model.status == Status.OPTIMAL
+        model = cpsat_packing(run)
+        assert found.status == Status.OPTIMAL
         assert found.bound == run.terms.value(run.cands, found.chosen) == run.terms.value(run.cands, model.chosen)
 
 

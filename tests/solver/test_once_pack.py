@@ -11,15 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver.packing.once_pack as once_pack
-import solver.rulesets.r_standard.solve as standard
-from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.model.results import SolveOptions, Status
 from solver.optimiser import solve
 from solver.packing.once_pack import once_packing, once_search_fits
-from solver.packing.pack import pack
 from solver.routes.pricing import Candidate
-from tests.conftest import CORPUS
-from tests.support.packing_runs import brute_best, legal_run
+from tests.support.packing_runs import assert_best_run, brute_best, cpsat_packing, legal_run, searched_runs
 
 TRAMS = "1877: Stockholm Tramways"
 
@@ -56,11 +52,7 @@ def _instances(draw: st.DrawFn) -> tuple[list[Candidate], list[int], list[str], 
 def test_the_best_run_is_the_brute_force_best(instance) -> None:
     cands, counts, groups, units = instance
     found = once_packing(cands, counts, groups, units, 0, [], time.monotonic() + 60)
-    assert found.status == Status.OPTIMAL
-    assert legal_run(cands, found.chosen, counts, groups)
-    best = brute_best(cands, counts, groups, lambda run: _run_value(cands, run, units))
-    assert found.bound == best
-    assert _run_value(cands, found.chosen, units) == best
+    assert_best_run(found, cands, counts, groups, lambda run: _run_value(cands, run, units))
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)
@@ -109,17 +101,8 @@ def test_the_search_takes_only_the_rule_it_prices() -> None:
 
 def _tram_runs(every: int) -> list:
     """Real tram positions after the bound phase, where a search is needed (greedy below the bound)."""
-    runs = []
-    files = sorted((CORPUS / "1877StockholmTramways").glob("*.jsonl.gz"))
-    snaps = [p.raw for f in files for p in read_positions(f) if p.raw is not None]
-    for snap in snaps[::every]:
-        if snap.get("revenue_model") != "modifiers" or snap["source"].get("title") != TRAMS:
-            continue
-        run = standard.enumerate_phase(board_from_snapshot(snap), SolveOptions(time_limit_s=60), standard.one_group)
-        standard.bound_phase(run)
-        if once_search_fits(run.terms) and run.lower < run.upper and run.cands and sum(run.counts) > 1:
-            runs.append(run)
-    return runs
+    return searched_runs(("1877StockholmTramways",), every, lambda snap: snap["source"].get("title") == TRAMS,
+                         once_search_fits)
 
 
 def test_real_tram_runs_match_the_cpsat_packing() -> None:
@@ -129,11 +112,7 @@ def test_real_tram_runs_match_the_cpsat_packing() -> None:
         assert run.terms is not None and run.terms.units is not None
         found = once_packing(run.cands, run.counts, run.groups, run.terms.units, run.lower, run.lower_pack,
                              time.monotonic() + 60)
-        for c in run.cands:
-            c.bits = tuple(run.graph.route_bits(c.legs)) if c.mask else ()
-        model = pack(run.cands, run.counts, SolveOptions(time_limit_s=60), time.monotonic() + 60, run.lower_pack,
-                     run.groups, run.terms)
-        assert model.status == Status.OPTIMAL
+        model = cpsat_packing(run)
         value = run.terms.value(run.cands, found.chosen)
         if found.status == Status.OPTIMAL:
             assert found.bound == value == run.terms.value(run.cands, model.chosen)
