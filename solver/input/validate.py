@@ -46,6 +46,7 @@ def validate_board(board: Board) -> None:
         _check_path_lists(board)
     _check_trains(board, ruleset)
     _check_markers_and_options(board)
+    _check_ruleset_data(board, ruleset)
     if board.modifiers and not ruleset.applies_modifiers:
         raise BoardError("modifiers", f"ruleset {ruleset.name} does not apply modifiers; rulesets that do: "
                                       f"{', '.join(r.name for r in rulesets.all_rulesets() if r.applies_modifiers)}")
@@ -244,6 +245,40 @@ def _check_train(ruleset: Ruleset, i: int, train: Train) -> None:
     if train.multiplier < 0:
         raise BoardError(f"trains[{i}].multiplier", "must not be negative")
     _in_range(train.multiplier, f"trains[{i}].multiplier", 1, MAX_MULTIPLIER)
+
+
+def _check_ruleset_data(board: Board, ruleset: Ruleset) -> None:
+    """No data of another ruleset on the board (its `board_data` on the board itself, a hex or a node: 1873's
+    `h1873`, say), and no request option another ruleset reads (its `request_options`): the rules pricing
+    the board would never read them (a 1873 snapshot whose title is lost reads as a standard board)."""
+    others = [r for r in rulesets.all_rulesets() if r.name != ruleset.name]
+    owners = {key: other for other in others for key in other.board_data if key not in ruleset.board_data}
+    for key in board.options:
+        if key not in ruleset.request_options:
+            readers = [r for r in others if key in r.request_options]
+            why = _foreign(readers, ruleset, "an option") if readers else \
+                f"ruleset {ruleset.name!r} reads no such option"
+            raise BoardError(f"options.{key}", why)
+    if not owners:
+        return
+    places = [("", board.extra)]
+    for hx in board.hexes.values():
+        if hx.extra:
+            places.append((f"hexes[{hx.id}].", hx.extra))
+        for nid in hx.nodes:
+            if board.nodes[nid].extra:
+                places.append((f"hexes[{hx.id}].nodes[{nid}].", board.nodes[nid].extra))
+    for where, extra in places:
+        for key, other in owners.items():  # in the owner's order of its data (its main block first)
+            if key in extra:
+                raise BoardError(where + key, _foreign([other], ruleset, "data"))
+
+
+def _foreign(owners: list[Ruleset], ruleset: Ruleset, what: str) -> str:
+    """Why input of other rulesets is refused on a board `ruleset` prices."""
+    named = " or ".join(f"{r.name!r}" + (f" (the title {r.titles[0]!r})" if r.titles else "") for r in owners)
+    return (f"{what} of ruleset {named}, but this board is priced by ruleset {ruleset.name!r}: give the board "
+            "that ruleset, or leave it out")
 
 
 def _check_markers_and_options(board: Board) -> None:

@@ -70,6 +70,21 @@ def test_1873_board_without_its_extension_is_invalid_argument(stub) -> None:
     assert "board.h1873" in err.value.details()
 
 
+@pytest.mark.parametrize("how", ["snapshot", "board"])
+def test_1873_data_on_a_board_of_another_ruleset_is_invalid_argument(stub, how: str) -> None:
+    """A 1873 position whose title is lost reads as a standard board: its 1873 data is refused, never ignored."""
+    snap = _snapshot(1813)
+    msg = board_to_proto(board_from_snapshot(snap))
+    snap["source"]["title"] = ""
+    msg.ruleset = "standard"
+    request = pb.SolveRequest(snapshot_json=json.dumps(snap)) if how == "snapshot" else pb.SolveRequest(board=msg)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Solve(request)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    field = "snapshot_json.h1873" if how == "snapshot" else "board.h1873"
+    assert err.value.details().startswith(f"{field}: data of ruleset '1873'")
+
+
 def test_unknown_subtrain_in_extension_is_invalid_argument(stub) -> None:
     msg = board_to_proto(board_from_snapshot(_snapshot(1813)))
     msg.h1873.super_trains[0].subtrains.append("9T-99")

@@ -46,6 +46,19 @@ def test_1839_reports_foreign_income_and_honours_options(stub) -> None:
     assert plain.revenue < resp.revenue
 
 
+@pytest.mark.parametrize(("name", "option"), [("1839", "towns_plus_10"), ("1871sc", "classes_share_track")])
+def test_an_option_of_another_ruleset_is_invalid_argument(stub, name: str, option: str) -> None:
+    """An option the board's ruleset never reads is refused, not silently ignored."""
+    msg = board_to_proto(_board(name))
+    setattr(msg.options, option, True)
+    assert stub.Solve(pb.SolveRequest(board=msg)).status == pb.OPTIMAL  # its own ruleset reads it
+    msg.ruleset = "standard" if name == "1839" else "1839"
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Solve(pb.SolveRequest(board=msg))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith(f"board.options.{option}: an option of ruleset '{name}'")
+
+
 def test_1871sc_minor_with_both_classes_is_invalid_argument(stub) -> None:
     msg = board_to_proto(_board("1871sc"))
     msg.company.type = "minor"

@@ -19,6 +19,7 @@ class Rules1839(Ruleset[None]):
     train_kinds = ("n+ (counts cities, pays all)", "nD (counts and pays cities, off-boards pay, x2)",
                    "FLOOD (every location reached)")
     flood_trains = True
+    request_options = ("location_bonus", "towns_plus_10", "port_token", "port_token_own")  # private powers
 
     def prepare(self, board: Board) -> Prepared[None]:
         return Prepared(prepare_1839(board), None)

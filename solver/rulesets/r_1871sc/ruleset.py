@@ -18,6 +18,7 @@ class SteelCities1871(Ruleset[None]):
     train_kinds = ("H (hex freight)", "F (fast freight: best n hexes, double dahs and station hexes)",
                    "P (passenger)", "E (express passenger: best n hexes, double station hexes)")
     applies_modifiers = True
+    request_options = ("classes_share_track",)
 
     def validate(self, board: Board) -> None:
         check_1871sc(board)

@@ -23,6 +23,7 @@ class Harzbahn1873(Ruleset[Harzbahn], MineProducer):
     train_kinds = ("nT (n routes, no length limit)", "D (diesel: any number of station-to-station routes)")
     default_objective = Objective.RULEBOOK
     titles = ("Harzbahn 1873",)
+    board_data = ("h1873", "super_trains")
 
     def validate(self, board: Board) -> None:
         harzbahn(board)
