@@ -424,17 +424,27 @@ class _Search:
         self.train, self.nodes, self.mods, self.zero, self.path_hexes = train, nodes, mods, zero, path_hexes
         self.broken: set[int] = set()  # candidates-scoped rules broken by an evaluated subset
 
+    def zeroed(self, n: Node) -> bool:
+        """Whether the stop pays nothing of its own on this route (StopPaysOnce: an earlier route counted it)."""
+        return self.zero is not None and self.zero(n)
+
     def pay(self, n: Node, row: DistanceRow | None) -> int:
-        return 0 if self.zero is not None and self.zero(n) else stop_revenue(n, self.train, row)
+        """What the stop pays on this route in this row (nothing where it is `zeroed`)."""
+        return 0 if self.zeroed(n) else stop_revenue(n, self.train, row)
+
+    def stop_sum(self, counted: Sequence[Entry]) -> int:
+        """What counted stops (with their own pay) pay on this route: the zeroed ones nothing."""
+        return sum(v for n, v in counted) if self.zero is None else sum(v for n, v in counted if not self.zero(n))
 
     def paid(self, rows: Sequence[DistanceRow], combo: Sequence[int]) -> list[Entry] | None:
-        """The stops of `combo` (indices) with what each pays in the row it fits, or None when they do not
-        fit the rows or none holds the company's token (where the train needs one)."""
+        """The stops of `combo` (indices) with their own pay in the row each fits (a zeroed stop's too: the
+        bonuses read it, FORMAT.md StopPaysOnce), or None when they do not fit the rows or none holds the
+        company's token (where the train needs one)."""
         stops = [self.nodes[i] for i in combo]
         if self.train.requires_token and not any(has_token_for(self.train, n) for n in stops):
             return None
         fit = _fit_rows(rows, stops)
-        return None if fit is None else [(n, self.pay(n, rows[r])) for n, r in zip(stops, fit)]
+        return None if fit is None else [(n, stop_revenue(n, self.train, rows[r])) for n, r in zip(stops, fit)]
 
     def ceiling(self, rows: Sequence[DistanceRow]) -> tuple[list[int], int] | None:
         """At most what each stop pays (in any row that takes it) and what the revenue bonuses add to any
@@ -442,24 +452,25 @@ class _Search:
         every subset the search evaluates."""
         if self.mods.candidate_rules:
             return None
-        pays = [[self.pay(n, r) for r in rows if n.kind in r.kinds] or [0] for n in self.nodes]
-        most = [max(p) for p in pays]
+        pays = [[stop_revenue(n, self.train, r) for r in rows if n.kind in r.kinds] or [0] for n in self.nodes]
+        most = [0 if self.zeroed(n) else max(p) for n, p in zip(self.nodes, pays)]
         b = self.mods.bonuses
         bonus = b.cap([(n, max(p), min(p)) for n, p in zip(self.nodes, pays)], self.path_hexes) \
             if b is not None and b.has_revenue else 0
         return most, bonus
 
     def value(self, counted: list[Entry]) -> int:
-        """Stop revenue plus the revenue bonuses of these counted stops; checks the candidates rules."""
+        """Stop revenue plus the revenue bonuses of these counted stops (each with its own pay); checks the
+        candidates rules."""
         for i, rule in enumerate(self.mods.rules):
             if rule.scope == "candidates" and rule_breaks(rule, [n for n, _ in counted]):
                 self.broken.add(i)
         b = self.mods.bonuses
         if b is None or not b.has_revenue:
-            return sum(v for _, v in counted)
+            return self.stop_sum(counted)
         pays = {id(n): v for n, v in counted}
         visited = [(n, pays.get(id(n), 0)) for n in self.nodes]
-        return sum(v for _, v in counted) + b.total(counted, visited, self.path_hexes)
+        return self.stop_sum(counted) + b.total(counted, visited, self.path_hexes)
 
 
 def _best_list_subset(s: _Search) -> tuple[dict[int, int], int] | None:
@@ -551,7 +562,8 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
             tokened = {i for i in optional if has_token_for(train, nodes[i])}
             picks = [p for p in picks if not tokened.isdisjoint(p)]
 
-    pay_at = {i: s.pay(nodes[i], row_of(nodes[i])) for i in (*mandatory, *optional)}
+    own_at = {i: stop_revenue(nodes[i], train, row_of(nodes[i])) for i in (*mandatory, *optional)}  # bonuses read
+    pay_at = {i: 0 if s.zeroed(nodes[i]) else v for i, v in own_at.items()}  # what each pays on this route
     b = s.mods.bonuses
     # without candidates rules a pick is worth its pays plus what its bonus stops add (read once per set of them)
     keyed = b is not None and not s.mods.candidate_rules
@@ -564,13 +576,13 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
             key = tuple(filter(bonus_at.__contains__, order))  # the bonus stops counted, in order
             extra = extra_of.get(key)
             if extra is None:
-                some = [(nodes[i], pay_at[i]) for i in key]
-                extra = extra_of[key] = s.value(some) - sum(v for _, v in some)
+                some = [(nodes[i], own_at[i]) for i in key]
+                extra = extra_of[key] = s.value(some) - s.stop_sum(some)
             value = sum(map(pay_at.__getitem__, order)) + extra
         else:
-            value = s.value([(nodes[i], pay_at[i]) for i in order])
+            value = s.value([(nodes[i], own_at[i]) for i in order])
         if best is None or value > best[1]:
-            best = ({i: pay_at[i] for i in order}, value)
+            best = ({i: own_at[i] for i in order}, value)
     if best is None or (not exact and best[1] <= 0):
         return None
     return best
@@ -633,12 +645,13 @@ def route_value(board: Board, train: Train, node_ids: Sequence[str], mods: Route
             counted_at = found[0] if found is not None else None
     if counted_at is None:
         by_id = {id(n): v for n, v in paying_stops(train, nodes)}
-        counted_at = {i: (0 if zero is not None and zero(n) else by_id[id(n)])
-                      for i, n in enumerate(nodes) if id(n) in by_id}
-    stops = [counted_at.get(i, 0) for i in range(len(nodes))]
+        counted_at = {i: by_id[id(n)] for i, n in enumerate(nodes) if id(n) in by_id}
+    # each counted stop with its own pay, which the bonuses read; a zeroed stop pays nothing itself (FORMAT.md
+    # StopPaysOnce: "modifier bonuses are unaffected")
+    stops = [0 if zero is not None and zero(n) else counted_at.get(i, 0) for i, n in enumerate(nodes)]
     counted = [(nodes[i], counted_at[i]) for i in sorted(counted_at)] if tm.counted_stops is None else \
         [(nodes[i], counted_at[i]) for i in counted_at]  # mandatory_first: mandatory stops first
-    visited = list(zip(nodes, stops))
+    visited = [(n, counted_at.get(i, 0)) for i, n in enumerate(nodes)]
     lines = bonuses.lines(counted, visited, path_hexes) if bonuses is not None else []
     subsidy = sum(b.amount for b in bonuses.subsidy_lines(counted, visited, path_hexes)) \
         if bonuses is not None and bonuses.has_subsidy else 0

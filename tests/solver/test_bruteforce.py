@@ -341,6 +341,14 @@ def test_optimiser_matches_brute_force_with_modifiers(start: int) -> None:
     assert_batch(check_seed_modifiers, range(start, start + BATCH))
 
 
+@pytest.mark.parametrize("seed", [50198, 50314, 50662, 50707, 50844])
+def test_a_free_stop_no_row_takes_is_visited_unpaid(seed: int) -> None:
+    """A list train may visit a stop of a kind none of its rows takes where the stop costs nothing (FORMAT.md:
+    its cost pours into no row, nothing is left over) and never pays it: seeds of a sweep past MOD_SEEDS on
+    which the brute force refused such routes and the optimiser did not."""
+    assert check_seed_modifiers(seed) is None
+
+
 def test_modifier_boards_are_a_meaningful_mix() -> None:
     """Every type occurs often, list trains occur, and the modifiers change the optimum on many boards."""
     kinds: dict[str, int] = {}

@@ -33,6 +33,8 @@ REGRESSIONS = {
     1306: "DropLowestRoute with a subsidy StopBonus: the drop takes the lowest route's revenue, never its subsidy",
     1006: "DropLowestRoute with a subsidy StopBonus: which route is lowest is read on revenue alone",
     90: "a path-hex StopBonus counted once depends on the route's direction",
+    50780: "StopPaysOnce with a stop_revenue subsidy StopBonus: the evaluator zeroed the bonus of a stop counted "
+           "before with its revenue (found by a sweep of new seeds)",
 }
 BATCH = 20
 SEARCH_LIMIT = 20_000  # route sets the brute force may try on one board

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from solver.evaluator import evaluate
 from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board
@@ -68,6 +70,29 @@ def test_stop_bonus_once_takes_the_first_hit_in_route_order() -> None:
     assert back.revenue == 60 + 50
     res = solve(bd, SolveOptions())
     assert res.revenue == 110 and res.routes[0].nodes[0] == row.cities[2]  # the optimiser runs it backwards
+
+
+@pytest.mark.parametrize("target", ["revenue", "subsidy"])
+def test_a_stop_that_pays_once_keeps_its_bonus_on_every_route(target: str) -> None:
+    """StopPaysOnce zeroes a stop's own revenue on a later route, never a bonus on it (FORMAT.md: "modifier
+    bonuses are unaffected"): a `stop_revenue` bonus is its own revenue on each route. H0-H1 then H1-H2."""
+    b = BoardBuilder()
+    row = Row(b, "H", [10, 20, 30], token_at=1)
+    b.train("2-0", 2)
+    b.train("2-1", 2)
+    once = {"type": "StopPaysOnce", "source": "p", "label": "Pays once", "groups": False}
+    bd = board(b, stop_bonus({"H1": "stop_revenue"}, target=target), once)
+    run = evaluate(bd, [row.claim("2-0", 0, 1), row.claim("2-1", 1, 2)])
+    assert run.legal
+    assert [r.stop_revenues for r in run.routes] == [[10, 20], [0, 30]]
+    if target == "revenue":
+        assert [sum(x.amount for x in r.bonuses) for r in run.routes] == [20, 20]
+        assert (run.revenue, run.subsidy) == (100, 0)
+    else:
+        assert [r.subsidy for r in run.routes] == [20, 20]
+        assert (run.revenue, run.subsidy) == (60, 40)
+    res = solve(bd, SolveOptions(time_limit_s=20))  # the optimiser prices the run alike (`recheck` inside)
+    assert res.status == "OPTIMAL" and res.revenue + res.subsidy == 100
 
 
 def _two_stop_hex() -> tuple[BoardBuilder, list[str], list[list[str]]]:

@@ -89,15 +89,15 @@ def train_value(train: Train, stops: list[Node], mods: list[dict[str, Any]]) -> 
         counted = [(s, _pay(s, train)) for s in stops]
         return sum(p for _, p in counted) + bonus(mods, counted)
     rows = [_row_of(train, s.kind) for s in stops]
-    if None in rows:
-        return None
+    if any(row is None and s.visit_cost for s, row in zip(stops, rows)):
+        return None  # a kind no row takes fits only where it costs nothing (it is never paid)
     for i, r in enumerate(train.rows):
         if sum(s.visit_cost for s, row in zip(stops, rows) if row == i) > r.visit:
             return None
     for size in range(len(stops), 0, -1):
         best = -1
         for combo in combinations(range(len(stops)), size):
-            if not any(stops[i].tokened_by_company for i in combo):
+            if not any(stops[i].tokened_by_company for i in combo) or any(rows[i] is None for i in combo):
                 continue
             if any(sum(1 for i in combo if rows[i] == k) > r.pay for k, r in enumerate(train.rows)):
                 continue
