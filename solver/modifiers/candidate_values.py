@@ -160,7 +160,8 @@ class CandidatePricer:
         self._priced: dict[tuple, tuple[list[int], bool, int] | str | None] = {}
         self._trains: dict[int, Train] = {}  # the trains priced, by id (the memo's key; held so ids stay theirs)
         self._leg_keys: dict[tuple[int, int], tuple[Leg, tuple[str, ...]]] = {}  # (leg, keys) -> its hexes read
-        self._route_hexes: dict[tuple[int, int], tuple[Sequence[Leg], tuple[str, ...]]] = {}  # the same per route
+        # the same per route, ahead and back
+        self._route_hexes: dict[tuple[int, int], tuple[Sequence[Leg], tuple[str, ...], tuple[str, ...]]] = {}
         self._miss_tests: dict[tuple[str, str, bool], StopsTest | None] = {}  # `miss_test`
 
     def train_mods(self, name: str) -> _Direction | None:
@@ -304,8 +305,19 @@ class CandidatePricer:
                 known = self._leg_keys[(id(leg), id(keys))] = (leg, tuple(h for h in leg.hexes if h in keys))
             out.extend(known[1])
         hexes = tuple(dict.fromkeys(out)) if out else ()
-        self._route_hexes[(id(legs), id(keys))] = (legs, hexes)  # the legs held, as above
+        # the route walked the other way passes the same hexes backwards: its first passes differ from this
+        # order reversed where it passes a hex twice (a route from one city of a hex to the other)
+        back = tuple(dict.fromkeys(reversed(out))) if out else ()
+        self._route_hexes[(id(legs), id(keys))] = (legs, hexes, back)  # the legs held, as above
         return hexes
+
+    def path_hexes_back(self, d: _Direction, legs: Sequence[Leg], nodes: Sequence[str]) -> tuple[str, ...]:
+        """`path_hexes` of the route walked the other way."""
+        if not legs:
+            stops = [self.board.nodes[n] for n in reversed(nodes)]
+            return tuple(h for h in path_hexes_of(legs, stops) if h in d.path_keys)
+        self.path_hexes(d, legs, nodes)
+        return self._route_hexes[(id(legs), id(d.path_keys))][2]
 
     def _route_order_free(self, d: _Direction, stops: Sequence[Node], path_hexes: Sequence[str] = ()) -> bool:
         """Whether no bonus table meets two stops (or, for a path-hex bonus, two path hexes) of this route
@@ -340,14 +352,16 @@ class CandidatePricer:
         d = self.train_mods(train.name)
         assert d is not None  # `as_usual` answers for a train no modifier applies to
         hexes = self.path_hexes(d, legs, nodes) if d.mods.uses_path else ()
+        back_hexes = self.path_hexes_back(d, legs, nodes) if d.mods.uses_path else ()
         if paid is not None and train.unit in EVERY_STOP_PAYS and d.mods.counted_stops is None:
             who = id(d.mods)  # priced from `paid` and the modifiers alone: trains paid alike share the price
         else:
             who = id(self._trains.setdefault(id(train), train))
-        key = (who, tuple(nodes), None if paid is None else tuple(paid), hexes)
+        key = (who, tuple(nodes), None if paid is None else tuple(paid), hexes, back_hexes)
         found = self._priced.get(key, _UNPRICED)
         if found is _UNPRICED:
-            found = self._priced[key] = self._price(d, train, nodes, [self.board.nodes[n] for n in nodes], paid, hexes)
+            found = self._priced[key] = self._price(d, train, nodes, [self.board.nodes[n] for n in nodes], paid,
+                                                    hexes, back_hexes)
         return (list(found[0]), found[1], found[2]) if isinstance(found, tuple) else found
 
     def pays_every_stop(self, train: Train) -> bool:
@@ -366,8 +380,9 @@ class CandidatePricer:
         return None if train.unit not in EVERY_STOP_PAYS and v.total <= 0 else v
 
     def _price(self, d: _Direction, train: Train, nodes: Sequence[str], stops: list[Node], paid: list[int] | None,
-               hexes: Sequence[str]) -> tuple[list[int], bool, int] | str:
-        """`price` of a route not priced before (`hexes`: its path hexes, where a modifier reads them)."""
+               hexes: Sequence[str], back_hexes: Sequence[str]) -> tuple[list[int], bool, int] | str:
+        """`price` of a route not priced before (`hexes`, `back_hexes`: its path hexes either way, where a
+        modifier reads them)."""
         tm = d.mods
         if tm.plain:
             return self._price_plain(d, train, nodes, stops, paid)
@@ -381,10 +396,10 @@ class CandidatePricer:
                 tm.counted_stops is not None or _symmetric_list(train, len(stops))))):
             # every stop (or a subset worth the same) pays either way, and so do the bonuses and rules
             return ILLEGAL if ahead.findings else (*self._values(ahead)[:1], False, self._values(ahead)[1])
-        back = self._every_value(tm, train, stops[::-1], paid[::-1], hexes[::-1]) if every and paid is not None \
+        back = self._every_value(tm, train, stops[::-1], paid[::-1], back_hexes) if every and paid is not None \
             else None
         if back is None:
-            back = route_value(self.board, train, nodes[::-1], self.mods, hexes[::-1])
+            back = route_value(self.board, train, nodes[::-1], self.mods, back_hexes)
         legal = [(v, rev) for v, rev in ((ahead, False), (back, True)) if not v.findings]
         if not legal:
             return ILLEGAL

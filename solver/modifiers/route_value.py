@@ -136,6 +136,12 @@ class RouteBonuses:
                    and not (isinstance(m, ComboBonus) and m.exclusive) for m in self.modifiers)
 
     @cached_property
+    def reads_ends(self) -> bool:
+        """Whether some revenue bonus hits only the first and last stop in scope (`endpoint`): then which stop
+        is first or last counts, listed or not."""
+        return any(isinstance(m, StopBonus) and m.endpoint and m.target == "revenue" for m in self.modifiers)
+
+    @cached_property
     def has_revenue(self) -> bool:
         return any(not (isinstance(m, StopBonus) and m.target == "subsidy") for m in self.modifiers)
 
@@ -565,13 +571,14 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
     own_at = {i: stop_revenue(nodes[i], train, row_of(nodes[i])) for i in (*mandatory, *optional)}  # bonuses read
     pay_at = {i: 0 if s.zeroed(nodes[i]) else v for i, v in own_at.items()}  # what each pays on this route
     b = s.mods.bonuses
-    # without candidates rules a pick is worth its pays plus what its bonus stops add (read once per set of them)
-    keyed = b is not None and not s.mods.candidate_rules
+    # without candidates rules a pick is worth its pays plus what its bonus stops add (read once per set of them),
+    # unless a bonus reads the ends of the counted stops, listed or not
+    keyed = b is not None and not s.mods.candidate_rules and not b.reads_ends
     bonus_at = {i for i in pay_at if b.reads(nodes[i])} if b is not None and keyed else set()
     extra_of: dict[tuple[int, ...], int] = {}
     best: tuple[dict[int, int], int] | None = None
     for pick in picks:
-        order = mandatory + list(pick)
+        order = sorted(mandatory + list(pick))  # the counted stops in route order: the order bonus hits are read in
         if keyed:
             key = tuple(filter(bonus_at.__contains__, order))  # the bonus stops counted, in order
             extra = extra_of.get(key)
@@ -649,8 +656,7 @@ def route_value(board: Board, train: Train, node_ids: Sequence[str], mods: Route
     # each counted stop with its own pay, which the bonuses read; a zeroed stop pays nothing itself (FORMAT.md
     # StopPaysOnce: "modifier bonuses are unaffected")
     stops = [0 if zero is not None and zero(n) else counted_at.get(i, 0) for i, n in enumerate(nodes)]
-    counted = [(nodes[i], counted_at[i]) for i in sorted(counted_at)] if tm.counted_stops is None else \
-        [(nodes[i], counted_at[i]) for i in counted_at]  # mandatory_first: mandatory stops first
+    counted = [(nodes[i], counted_at[i]) for i in sorted(counted_at)]  # route order, whichever rule chose them
     visited = [(n, counted_at.get(i, 0)) for i, n in enumerate(nodes)]
     lines = bonuses.lines(counted, visited, path_hexes) if bonuses is not None else []
     subsidy = sum(b.amount for b in bonuses.subsidy_lines(counted, visited, path_hexes)) \

@@ -35,6 +35,10 @@ REGRESSIONS = {
     90: "a path-hex StopBonus counted once depends on the route's direction",
     50780: "StopPaysOnce with a stop_revenue subsidy StopBonus: the evaluator zeroed the bonus of a stop counted "
            "before with its revenue (found by a sweep of new seeds)",
+    62912: "CountedStops mandatory_first with an endpoint StopBonus: the hits were read with the mandatory stops "
+           "first, not in route order (same sweep)",
+    63220: "a path-hex StopBonus counted once on a route from one city of a hex to the other: the reversed route's "
+           "first hits were taken as the forward ones reversed (same sweep)",
 }
 BATCH = 20
 SEARCH_LIMIT = 20_000  # route sets the brute force may try on one board
