@@ -27,6 +27,7 @@ from solver.modifiers.model import (
     SUM,
     BestRouteBonus,
     ComboBonus,
+    DropLowestRoute,
     RequiredRoute,
     StopBonus,
 )
@@ -149,8 +150,8 @@ class CandidatePricer:
         self.walk_limits = mods.walk_limits() if mods is not None else (False, frozenset())
         self.mods = mods.walked() if mods is not None else None  # ... and the rest, asked per route
         self.with_subsidy = with_subsidy
-        # a route that pays nothing may still take a best-route bonus or be the required run
-        self.keep_zero = any(isinstance(m, (BestRouteBonus, RequiredRoute)) for m in board.modifiers)
+        # a route that pays nothing may still take a best-route bonus, be the required run or the dropped one
+        self.keep_zero = any(isinstance(m, (BestRouteBonus, RequiredRoute, DropLowestRoute)) for m in board.modifiers)
         self._stops_in_hex = Counter(n.hex for n in board.nodes.values())  # junctions too: never fewer
         self.least = least_pay(board)  # what minus a stop's revenue adds at most is minus this
         self._by_name: dict[str, _Direction] = {}

@@ -429,6 +429,7 @@ class _Search:
                  path_hexes: Sequence[str]) -> None:
         self.train, self.nodes, self.mods, self.zero, self.path_hexes = train, nodes, mods, zero, path_hexes
         self.broken: set[int] = set()  # candidates-scoped rules broken by an evaluated subset
+        self.own = [stop_revenue(n, train) for n in nodes]  # each stop's own revenue, which a visited bonus reads
 
     def zeroed(self, n: Node) -> bool:
         """Whether the stop pays nothing of its own on this route (StopPaysOnce: an earlier route counted it)."""
@@ -475,7 +476,7 @@ class _Search:
         if b is None or not b.has_revenue:
             return self.stop_sum(counted)
         pays = {id(n): v for n, v in counted}
-        visited = [(n, pays.get(id(n), 0)) for n in self.nodes]
+        visited = [(n, pays.get(id(n), own)) for n, own in zip(self.nodes, self.own)]
         return self.stop_sum(counted) + b.total(counted, visited, self.path_hexes)
 
 
@@ -657,7 +658,8 @@ def route_value(board: Board, train: Train, node_ids: Sequence[str], mods: Route
     # StopPaysOnce: "modifier bonuses are unaffected")
     stops = [0 if zero is not None and zero(n) else counted_at.get(i, 0) for i, n in enumerate(nodes)]
     counted = [(nodes[i], counted_at[i]) for i in sorted(counted_at)]  # route order, whichever rule chose them
-    visited = [(n, counted_at.get(i, 0)) for i, n in enumerate(nodes)]
+    # a stop not counted still has its own revenue for this train, which a `stop_revenue` bonus on visited stops reads
+    visited = [(n, counted_at[i] if i in counted_at else stop_revenue(n, train)) for i, n in enumerate(nodes)]
     lines = bonuses.lines(counted, visited, path_hexes) if bonuses is not None else []
     subsidy = sum(b.amount for b in bonuses.subsidy_lines(counted, visited, path_hexes)) \
         if bonuses is not None and bonuses.has_subsidy else 0

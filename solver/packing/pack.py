@@ -177,6 +177,11 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
     # trains); none does when upper <= lower
     floor = {ci: (lower - upper + t[-1] if len(t) == counts[ci] else -math.inf) if upper > lower else math.inf
              for ci, t in tops.items()}
+    if terms is not None and terms.drop_at is not None:
+        # an option may be the route a DropLowestRoute drops: a run with it is then worth at most the best of the
+        # other trains, upper - t[-1], whatever the option earns
+        floor = {ci: -math.inf if upper - (t[-1] if len(t) == counts[ci] else 0) > lower else f
+                 for (ci, f), t in zip(floor.items(), tops.values())}
     kept_at: dict[int, set[int]] = defaultdict(set)  # the known packing's classes per route
     for r, ci in keep:
         kept_at[r].add(ci)
@@ -217,7 +222,9 @@ def _class_tops(values: list[dict[int, int]], counts: list[int]) -> tuple[dict[i
         for ci, v in vs.items():
             per_class[ci].append(v)
     lows = {ci: min(vs) for ci, vs in per_class.items()}
-    return {ci: heapq.nlargest(counts[ci], vs) for ci, vs in per_class.items()}, lows
+    # a train may run no route: it adds at least nothing (options worth nothing or less are kept where a run
+    # rule may want them: `CandidatePricer.keep_zero`)
+    return {ci: [max(v, 0) for v in heapq.nlargest(counts[ci], vs)] for ci, vs in per_class.items()}, lows
 
 
 def claims_of_choice(cands: list[Candidate], chosen: list[Choice], members: list[list[Train]]) -> list[ClaimedRoute]:

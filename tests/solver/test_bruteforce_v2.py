@@ -39,6 +39,9 @@ REGRESSIONS = {
            "first, not in route order (same sweep)",
     63220: "a path-hex StopBonus counted once on a route from one city of a hex to the other: the reversed route's "
            "first hits were taken as the forward ones reversed (same sweep)",
+    64762: "a StopBonus on visited stops worth stop_revenue: a visited stop that does not count still has its own "
+           "revenue for the train (same sweep)",
+    70393: "DropLowestRoute: a route worth nothing may be the dropped one, and was never a candidate (same sweep)",
 }
 BATCH = 20
 SEARCH_LIMIT = 20_000  # route sets the brute force may try on one board

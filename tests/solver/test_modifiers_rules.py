@@ -277,6 +277,22 @@ def test_drop_lowest_route() -> None:
     assert optimum(board(two_trains, {**drop, "min_routes": 1})) == 0  # one train: its route is always dropped
 
 
+@pytest.mark.parametrize("sacrifice", [0, -10])
+def test_a_route_worth_nothing_or_less_may_be_the_dropped_one(sacrifice: int) -> None:
+    """With the lowest route dropped from one route on, H1-H0 (80) alone earns nothing; beside it H1-H2, worth
+    `sacrifice` after a StopBonus, is the route dropped: 80. The optimiser kept no route worth nothing or less."""
+    drop = {"type": "DropLowestRoute", "source": "d", "label": "Drop", "min_routes": 1}
+    b = BoardBuilder()
+    row = Row(b, "H", [30, 50, 10], token_at=1)
+    b.train("2-0", 2)
+    b.train("2-1", 2)
+    bd = board(b, drop, stop_bonus({"H2": sacrifice - 60}))
+    ev = evaluate(bd, [row.claim("2-0", 1, 0), row.claim("2-1", 1, 2)])
+    assert ev.legal and [r.revenue for r in ev.routes] == [80, sacrifice] and ev.revenue == 80
+    assert evaluate(bd, [row.claim("2-0", 1, 0)]).revenue == 0
+    assert optimum(bd) == 80
+
+
 def test_drop_lowest_with_a_required_route_that_is_the_lowest() -> None:
     """Three routes with the required one dropped (100 + 80 + 20 - 20 = 180) beat the best run of two
     routes that holds the required one (20 + 100 = 120)."""

@@ -49,3 +49,27 @@ def test_prune_drops_exactly_the_options_that_cannot_beat_the_bound(case) -> Non
     assert [c.nodes for c in out] == [c.nodes for c in cands if any((c.nodes, ci) in kept for ci in c.revenue)]
     assert sorted((out[i].nodes, ci) for i, ci in new_keep) == sorted((cands[r].nodes, ci) for r, ci in keep)
     assert new_keep == sorted(new_keep, key=lambda p: (p[0], list(out[p[0]].revenue).index(p[1])))
+
+
+class _DropTerms:
+    """The run rules `prune` reads, of a board whose lowest route is dropped from `drop_at` routes on."""
+
+    drop_at = 1
+
+    def upper_extra(self, cands: list[Candidate]) -> int:
+        return 0
+
+    def qualifies(self, cand: Candidate) -> bool:
+        return False
+
+
+def test_an_option_worth_less_than_nothing_is_kept_where_it_may_be_the_dropped_route() -> None:
+    """Two trains, the lowest route dropped from one route on: A (80) beside X (-10) earns 80, beating a known
+    70, though X beside the best other train (80 - 10) does not; C (70) shares A's track."""
+    cands = [Candidate(nodes=("a",), legs=(), mask=1, revenue={0: [80]}),
+             Candidate(nodes=("x",), legs=(), mask=2, revenue={0: [-10]}),
+             Candidate(nodes=("c",), legs=(), mask=1, revenue={0: [70]})]
+    kept, _keep, upper = prune(cands, [2], 70, [], _DropTerms())  # type: ignore[arg-type]
+    assert [c.nodes for c in kept] == [("a",), ("x",), ("c",)] and upper == 150
+    without_drop, _keep, _upper = prune(cands, [2], 70, [])
+    assert ("x",) not in [c.nodes for c in without_drop]  # no drop: X only lowers a run

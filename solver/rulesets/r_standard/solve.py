@@ -104,8 +104,9 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
     # they could matter. With three trains or more the others' best routes leave almost every route able to
     # matter (5 % of the options went unpriced on the corpus and the stress set), and the rounds cost more
     # than pricing every route (the stress set's boards of three or four trains: about 30 % faster so)
+    # (a DropLowestRoute may drop any route, so one that earns little may be worth running: no lazy build)
     lazy = LazyBound(counts, lower_of, terms.qualifies if terms is not None else None) \
-        if (terms is None or not terms.best) and sum(counts) <= LAZY_TRAINS else None
+        if (terms is None or (not terms.best and terms.drop_at is None)) and sum(counts) <= LAZY_TRAINS else None
     # one train and no run rules: the best run is the best route, so only that route is kept
     find_routes = candidate_routes if prepared is None else prepared.candidate_routes
     cands, exhaustive = find_routes(board, graph, reps, opts.candidate_cap, budget.until("enumerate"),
