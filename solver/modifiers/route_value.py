@@ -429,7 +429,12 @@ class _Search:
                  path_hexes: Sequence[str]) -> None:
         self.train, self.nodes, self.mods, self.zero, self.path_hexes = train, nodes, mods, zero, path_hexes
         self.broken: set[int] = set()  # candidates-scoped rules broken by an evaluated subset
-        self.own = [stop_revenue(n, train) for n in nodes]  # each stop's own revenue, which a visited bonus reads
+
+    @cached_property
+    def own(self) -> list[int]:
+        """Each stop's own revenue for the train, which a `stop_revenue` bonus on visited stops reads (counted
+        or not)."""
+        return [stop_revenue(n, self.train) for n in self.nodes]
 
     def zeroed(self, n: Node) -> bool:
         """Whether the stop pays nothing of its own on this route (StopPaysOnce: an earlier route counted it)."""
@@ -462,8 +467,8 @@ class _Search:
         pays = [[stop_revenue(n, self.train, r) for r in rows if n.kind in r.kinds] or [0] for n in self.nodes]
         most = [0 if self.zeroed(n) else max(p) for n, p in zip(self.nodes, pays)]
         b = self.mods.bonuses
-        bonus = b.cap([(n, max(p), min(p)) for n, p in zip(self.nodes, pays)], self.path_hexes) \
-            if b is not None and b.has_revenue else 0
+        bonus = b.cap([(n, max(*p, own), min(*p, own)) for n, p, own in zip(self.nodes, pays, self.own)],
+                      self.path_hexes) if b is not None and b.has_revenue else 0
         return most, bonus
 
     def value(self, counted: list[Entry]) -> int:
