@@ -609,7 +609,7 @@ def _worth_picking(s: _Search, optional: list[int], places: int,
     of its sort (a token for a token, so the token rule holds) at no loss, and never first in
     combination order on a tie."""
     b = s.mods.bonuses
-    if b is not None and b.uses_path:
+    if b is not None and (b.uses_path or b.reads_ends):  # where the stops stand may decide the ends in scope
         return optional
     bonus = {i for i in optional if b is not None and b.reads(s.nodes[i])}
     tokened = [i for i in optional if i not in bonus and has_token_for(s.train, s.nodes[i])]

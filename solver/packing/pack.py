@@ -165,6 +165,9 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
     no more than `lower`; a route a RequiredRoute accepts is always kept. Also returns that
     conflict-free upper bound on the whole packing."""
     values = [c.totals for c in cands]  # each option's value
+    drop = terms is not None and terms.drop_at is not None
+    if drop:  # a route the DropLowestRoute drops keeps its subsidy: an option adds at most its value or that
+        values = [{ci: max(v, c.subsidy.get(ci, 0)) for ci, v in vs.items()} for c, vs in zip(cands, values)]
     tops, lows = _class_tops(values, counts)
     upper = sum(sum(t) for t in tops.values()) + (terms.upper_extra(cands) if terms is not None else 0)
     if terms is None and upper > lower and all(lows[ci] > lower - upper + t[-1] for ci, t in tops.items()
@@ -177,9 +180,9 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
     # trains); none does when upper <= lower
     floor = {ci: (lower - upper + t[-1] if len(t) == counts[ci] else -math.inf) if upper > lower else math.inf
              for ci, t in tops.items()}
-    if terms is not None and terms.drop_at is not None:
+    if drop:
         # an option may be the route a DropLowestRoute drops: a run with it is then worth at most the best of the
-        # other trains, upper - t[-1], whatever the option earns
+        # other trains, upper - t[-1], and its subsidy (which its value above holds), whatever the option earns
         floor = {ci: -math.inf if upper - (t[-1] if len(t) == counts[ci] else 0) > lower else f
                  for (ci, f), t in zip(floor.items(), tops.values())}
     kept_at: dict[int, set[int]] = defaultdict(set)  # the known packing's classes per route

@@ -392,7 +392,7 @@ class RouteBuilder:
                     if train_findings(self.classes[ci], [node], 0):
                         continue
                     stops_rev = route_stop_revenues(self.board, self.classes[ci], (nid,))
-                    if sum(stops_rev) > 0:
+                    if sum(stops_rev) > 0 or self.keep_zero:
                         cand.revenue[ci] = stops_rev
                 if cand.revenue:
                     out.append(cand)

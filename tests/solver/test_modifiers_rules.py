@@ -293,6 +293,22 @@ def test_a_route_worth_nothing_or_less_may_be_the_dropped_one(sacrifice: int) ->
     assert optimum(bd) == 80
 
 
+@pytest.mark.parametrize("penalty", [-80, -70])
+def test_a_dropped_route_keeps_its_subsidy(penalty: int) -> None:
+    """H1-H0 (80) beside H1-H2 (60 + `penalty`, subsidy 15): the lower one is dropped, its subsidy stays: 80 + 15.
+    Priced by its value alone (-5 with -80), the second route looked worthless beside a known 80."""
+    drop = {"type": "DropLowestRoute", "source": "d", "label": "Drop", "min_routes": 2}
+    b = BoardBuilder()
+    row = Row(b, "H", [30, 50, 10], token_at=1)
+    b.train("2-0", 2)
+    b.train("2-1", 2)
+    bd = board(b, drop, stop_bonus({"H2": penalty}), stop_bonus({"H2": 15}, target="subsidy"))
+    ev = evaluate(bd, [row.claim("2-0", 1, 0), row.claim("2-1", 1, 2)])
+    assert ev.legal and (ev.revenue, ev.subsidy) == (80, 15)
+    res = solve(bd, SolveOptions(time_limit_s=20))
+    assert res.status == "OPTIMAL" and (res.revenue, res.subsidy, res.bound) == (80, 15, 95)
+
+
 def test_drop_lowest_with_a_required_route_that_is_the_lowest() -> None:
     """Three routes with the required one dropped (100 + 80 + 20 - 20 = 180) beat the best run of two
     routes that holds the required one (20 + 100 = 120)."""
@@ -302,3 +318,22 @@ def test_drop_lowest_with_a_required_route_that_is_the_lowest() -> None:
     assert ev.legal and ev.revenue == 180
     assert not evaluate(bd, [y.claim("2-1", 0, 1), z.claim("2-2", 0, 1)]).legal
     assert optimum(bd) == 180
+
+
+def test_mandatory_first_picks_the_stops_that_put_a_bonus_stop_at_an_end() -> None:
+    """CountedStops mandatory_first with an endpoint StopBonus on the city M: of the towns (30 first, then 10, 10)
+    the two after M make it the first counted stop (10 + 20 + 10 + 100), worth more than the best-paying town."""
+    b = BoardBuilder()
+    hexes = ["H0", "H1", "H2", "H3"]
+    line(b, hexes)
+    ids, ins, outs = [], [], []
+    for i, (h, (kind, rev)) in enumerate(zip(hexes, [("town", 30), ("city", 20), ("town", 10), ("town", 10)])):
+        ids.append(b.city(h, rev, token=True) if kind == "city" else b.town(h, rev))
+        ins.append(b.path(h, 1, ids[-1]) if i else None)
+        outs.append(b.path(h, ids[-1], 4) if i < 3 else None)
+    b.train("3-0", [{"nodes": ["city", "offboard"], "pay": 3, "visit": 3}, {"nodes": ["town"], "pay": 3, "visit": 3}])
+    counted = {"type": "CountedStops", "source": "cs", "label": "Mandatory first", "method": "mandatory_first"}
+    bd = board(b, counted, stop_bonus({"H1": 100}, endpoint=True))
+    ev = evaluate(bd, [ClaimedRoute(train="3-0", nodes=ids, legs=[[outs[i], ins[i + 1]] for i in range(3)])])
+    assert ev.legal and ev.routes[0].stop_revenues == [0, 20, 10, 10] and ev.revenue == 140
+    assert optimum(bd) == 150  # the town 30 and M alone: M is an end there too (30 + 20 + 100)
