@@ -42,6 +42,9 @@ REGRESSIONS = {
     64762: "a StopBonus on visited stops worth stop_revenue: a visited stop that does not count still has its own "
            "revenue for the train (same sweep)",
     70393: "DropLowestRoute: a route worth nothing may be the dropped one, and was never a candidate (same sweep)",
+    412278: "OverlapRule route with StopPaysOnce: a second train may run the same route for its bonuses alone, and "
+            "no copy of the route was a candidate (a later sweep)",
+    414041: "the same, with a ComboBonus (a later sweep)",
 }
 BATCH = 20
 SEARCH_LIMIT = 20_000  # route sets the brute force may try on one board
