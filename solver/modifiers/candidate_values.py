@@ -292,33 +292,30 @@ class CandidatePricer:
     def path_hexes(self, d: _Direction, legs: Sequence[Leg], nodes: Sequence[str]) -> tuple[str, ...]:
         """The route's path hexes that a bonus or a rule of `d` may read, in route order (reading no
         other hex, they price the route as all its path hexes do); read once per route and per leg."""
-        if not legs:
-            stops = [self.board.nodes[n] for n in nodes]
-            return tuple(h for h in path_hexes_of(legs, stops) if h in d.path_keys)
+        return self.path_hexes_both(d, legs, nodes)[0]
+
+    def path_hexes_both(self, d: _Direction, legs: Sequence[Leg], nodes: Sequence[str]
+                        ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """`path_hexes` of the route, and of the route walked the other way: the same hexes passed backwards,
+        whose first passes differ from the first order reversed where the route passes a hex twice (from one
+        city of a hex to the other)."""
         keys = d.path_keys
+        if not legs:
+            ahead = tuple(h for h in path_hexes_of(legs, [self.board.nodes[n] for n in nodes]) if h in keys)
+            back = tuple(h for h in path_hexes_of(legs, [self.board.nodes[n] for n in reversed(nodes)]) if h in keys)
+            return ahead, back
         found = self._route_hexes.get((id(legs), id(keys)))
         if found is not None:
-            return found[1]
+            return found[1], found[2]
         out: list[str] = []
         for leg in legs:
             known = self._leg_keys.get((id(leg), id(keys)))
             if known is None:  # the leg is held with its hexes, so that its id stays its own
                 known = self._leg_keys[(id(leg), id(keys))] = (leg, tuple(h for h in leg.hexes if h in keys))
             out.extend(known[1])
-        hexes = tuple(dict.fromkeys(out)) if out else ()
-        # the route walked the other way passes the same hexes backwards: its first passes differ from this
-        # order reversed where it passes a hex twice (a route from one city of a hex to the other)
-        back = tuple(dict.fromkeys(reversed(out))) if out else ()
-        self._route_hexes[(id(legs), id(keys))] = (legs, hexes, back)  # the legs held, as above
-        return hexes
-
-    def path_hexes_back(self, d: _Direction, legs: Sequence[Leg], nodes: Sequence[str]) -> tuple[str, ...]:
-        """`path_hexes` of the route walked the other way."""
-        if not legs:
-            stops = [self.board.nodes[n] for n in reversed(nodes)]
-            return tuple(h for h in path_hexes_of(legs, stops) if h in d.path_keys)
-        self.path_hexes(d, legs, nodes)
-        return self._route_hexes[(id(legs), id(d.path_keys))][2]
+        ahead, back = tuple(dict.fromkeys(out)), tuple(dict.fromkeys(reversed(out)))
+        self._route_hexes[(id(legs), id(keys))] = (legs, ahead, back)  # the legs held, as above
+        return ahead, back
 
     def _route_order_free(self, d: _Direction, stops: Sequence[Node], path_hexes: Sequence[str] = ()) -> bool:
         """Whether no bonus table meets two stops (or, for a path-hex bonus, two path hexes) of this route
@@ -352,8 +349,7 @@ class CandidatePricer:
             return None  # no modifier, or v1 bonuses none of which the route hits (`_price_plain`)
         d = self.train_mods(train.name)
         assert d is not None  # `as_usual` answers for a train no modifier applies to
-        hexes = self.path_hexes(d, legs, nodes) if d.mods.uses_path else ()
-        back_hexes = self.path_hexes_back(d, legs, nodes) if d.mods.uses_path else ()
+        hexes, back_hexes = self.path_hexes_both(d, legs, nodes) if d.mods.uses_path else ((), ())
         if paid is not None and train.unit in EVERY_STOP_PAYS and d.mods.counted_stops is None:
             who = id(d.mods)  # priced from `paid` and the modifiers alone: trains paid alike share the price
         else:

@@ -664,7 +664,7 @@ def route_value(board: Board, train: Train, node_ids: Sequence[str], mods: Route
     stops = [0 if zero is not None and zero(n) else counted_at.get(i, 0) for i, n in enumerate(nodes)]
     counted = [(nodes[i], counted_at[i]) for i in sorted(counted_at)]  # route order, whichever rule chose them
     # a stop not counted still has its own revenue for this train, which a `stop_revenue` bonus on visited stops reads
-    visited = [(n, counted_at[i] if i in counted_at else stop_revenue(n, train)) for i, n in enumerate(nodes)]
+    visited = [(n, counted_at[i] if i in counted_at else search.own[i]) for i, n in enumerate(nodes)]
     lines = bonuses.lines(counted, visited, path_hexes) if bonuses is not None else []
     subsidy = sum(b.amount for b in bonuses.subsidy_lines(counted, visited, path_hexes)) \
         if bonuses is not None and bonuses.has_subsidy else 0

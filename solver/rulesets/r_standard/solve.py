@@ -12,7 +12,7 @@ from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
 from solver.model.results import Objective, SolveOptions, SolveResult, Status
 from solver.modifiers.apply import run_route
-from solver.modifiers.model import ComboBonus, StopBonus
+from solver.modifiers.model import ROUTE_BONUSES
 from solver.modifiers.packing_terms import RunTerms, modifier_bound, run_terms
 from solver.modifiers.settle import order_for_awards
 from solver.modifiers.sharing import overlap_group, overlap_rule, stop_pays_once
@@ -121,8 +121,7 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
         groups = [f"class{ci}" for ci in range(len(reps))]
         # a second run of a route pays again, or under StopPaysOnce its bonuses alone (FORMAT.md: bonuses are
         # unaffected): copies where that can earn anything
-        copies = stop_pays_once(board.modifiers) is None or any(isinstance(m, (StopBonus, ComboBonus))
-                                                                 for m in board.modifiers)
+        copies = stop_pays_once(board.modifiers) is None or any(isinstance(m, ROUTE_BONUSES) for m in board.modifiers)
         cands = routes_share_track(cands, counts, copies=copies)
     return _Run(board, opts, track_group, budget, reps, members, counts, graph, terms, with_subsidy, groups, stats,
                 cands, exhaustive)
