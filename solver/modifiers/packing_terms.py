@@ -9,6 +9,10 @@ it). On top of the options' sum:
   only if some option with bonus b is chosen, at most one indicator per modifier, objective + b.
   The evaluator's award rule gives the same amount. (When awards are the only run rules, the
   branch and bound of `solver.packing.award_pack` prices them first, as routes' award twins.)
+  Two awards "last" whose bonus varies between routes cannot always both take their largest bonus:
+  whichever route runs later takes both when both routes qualify for both. CP-SAT then picks a
+  winner per award among the chosen options, one winner when each qualifies for the other award;
+  the answer's run order comes from `settle.order_for_awards`. More than two are refused.
 - DropLowestRoute (min_routes k): drop indicators d <= x on the options, sum(d) = y, and y is true
   exactly when k or more options are chosen; objective - sum(v * d). The maximiser drops the
   lowest chosen route, which is the rule. (The shortcut "best run of at most k - 1 routes" is not
@@ -41,7 +45,9 @@ from solver.model.errors import BoardError
 from solver.modifiers.model import BestRouteBonus, ComboBonus, RequiredRoute, RouteSetRule, StopBonus, StopPaysOnce
 from solver.modifiers.settle import (
     award_is_max,
+    best_last_winners,
     best_route_bonus,
+    bonus_varies,
     drop_threshold,
     meets_required,
     visits_set_hexes,
@@ -51,6 +57,7 @@ from solver.rules.train_rules import stop_revenue
 
 Option = tuple[int, int]  # (candidate index, class index)
 EVERY_STOP_COUNTS = ("stops", "hexes", "none")
+MAX_VARYING_LAST = 2  # awards "last" whose bonus varies; more would need an order search in CP-SAT
 
 
 class Cand(Protocol):
@@ -131,6 +138,11 @@ class RunTerms:
                 raise BoardError("modifiers", f"the optimiser does not price a BestRouteBonus ({m.label}) whose award "
                                               "may go to a route with a smaller bonus (most_visited_stops with "
                                               "per_distinct)")
+        self.varying = [k for k, m in enumerate(self.best) if bonus_varies(m)]
+        if len(self.varying) > MAX_VARYING_LAST:
+            raise BoardError("modifiers", f"the optimiser prices at most {MAX_VARYING_LAST} BestRouteBonus with award "
+                                          "\"last\" whose bonus differs between routes (the run order decides which "
+                                          "route takes each)")
         if self.units is not None and self.drop_at is not None:
             raise BoardError("modifiers", "the optimiser does not combine StopPaysOnce with DropLowestRoute")
 
@@ -166,8 +178,12 @@ class RunTerms:
         for m in self.set_rules:
             if sum(1 for r, ci in chosen if visits_set_hexes(m, self.hexes(cands[r]), self.names[ci])) > m.count:
                 return None
+        bonus = [self.awards(cands[r], ci) for r, ci in chosen]
         for k in range(len(self.best)):
-            total += max((self.awards(cands[r], ci)[k] for r, ci in chosen), default=0)
+            if k not in self.varying or len(self.varying) < 2:
+                total += max((b[k] for b in bonus), default=0)
+        if len(self.varying) >= 2:  # the run order decides which route takes each
+            total += best_last_winners([[b[k] for b in bonus] for k in self.varying])[0]
         if self.units is not None:  # each pay unit once
             total -= sum(own_stop_pay(cands[r], ci) for r, ci in chosen)
             total += sum(units_paid(self.units, [n for r, _ in chosen for n in cands[r].nodes]).values())
@@ -186,7 +202,11 @@ class RunTerms:
                      cands: Sequence[Cand]) -> list[tuple[int, Any]]:
         """Constraints and objective terms `(coefficient, variable)` of the run rules."""
         terms: list[tuple[int, Any]] = []
+        if len(self.varying) == 2:
+            terms += self._two_last_awards(model, xs, cands)
         for k in range(len(self.best)):
+            if len(self.varying) == 2 and k in self.varying:
+                continue
             by_value: dict[int, list[Any]] = defaultdict(list)
             for (r, ci), x in xs.items():
                 b = self.awards(cands[r], ci)[k]
@@ -225,6 +245,31 @@ class RunTerms:
                 drops.append(d)
                 terms.append((-(sum(cands[r].revenue[ci]) - cands[r].subsidy.get(ci, 0)), d))
             model.add(sum(drops) == y)
+        return terms
+
+    def _two_last_awards(self, model: cp_model.CpModel, xs: dict[Option, Any],
+                         cands: Sequence[Cand]) -> list[tuple[int, Any]]:
+        """Two awards "last" whose bonus varies: a winner per award among the chosen options, and never
+        two winners that both qualify for both awards (whichever ran later would take both)."""
+        k, m = self.varying
+        terms: list[tuple[int, Any]] = []
+        wins: list[dict[Option, Any]] = [{}, {}]
+        bonus = {o: self.awards(cands[o[0]], o[1]) for o in xs}
+        for side, award in enumerate((k, m)):
+            for o, x in xs.items():
+                if bonus[o][award] > 0:
+                    z = wins[side][o] = model.new_bool_var(f"win{award}_{o[0]}_{o[1]}")
+                    model.add_implication(z, x)
+                    terms.append((bonus[o][award], z))
+            model.add_at_most_one(wins[side].values())
+        both = [o for o in xs if bonus[o][k] > 0 and bonus[o][m] > 0]
+        if both:
+            first_in_both = model.new_bool_var("win_first_in_both")  # award k's winner qualifies for m
+            second_in_both = model.new_bool_var("win_second_in_both")
+            model.add(sum(wins[0][o] for o in both) == first_in_both)
+            model.add(sum(wins[1][o] for o in both) == second_in_both)
+            for o in both:  # then they are one winner
+                model.add(wins[0][o] == wins[1][o]).only_enforce_if([first_in_both, second_in_both])
         return terms
 
     def seeds(self, order: Sequence[tuple[int, int, int]], cands: Sequence[Cand], how_many: int) -> list:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import product
+
+import networkx as nx
 
 from solver.modifiers.model import (
     BestRouteBonus,
@@ -139,14 +142,49 @@ def settle_run(modifiers: Sequence[Modifier], routes: Sequence[RunRoute]) -> Run
     return out
 
 
+def bonus_varies(m: BestRouteBonus) -> bool:
+    """Whether an award "last" may pay different routes differently (per stop or per distinct value),
+    so that the run order decides what it pays."""
+    return m.award == "last" and bool(m.per_visited_stop or m.per_distinct)
+
+
+def _reachable(bonus: Sequence[Sequence[int]], winners: Sequence[int | None]) -> nx.DiGraph | None:
+    """The precedence of the routes that gives each award "last" to its winner (every other qualifying
+    route runs before it), or None when no run order does (the precedence has a cycle)."""
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(len(bonus[0]) if bonus else 0))
+    for row, w in zip(bonus, winners, strict=True):
+        if w is not None:
+            graph.add_edges_from((i, w) for i, b in enumerate(row) if b > 0 and i != w)
+    return graph if nx.is_directed_acyclic_graph(graph) else None
+
+
+def best_last_winners(bonus: Sequence[Sequence[int]]) -> tuple[int, list[int | None], nx.DiGraph | None]:
+    """Over every run order, the most that awards "last" earn together. `bonus[k][i]`: route i's bonus
+    under award k (0: it does not qualify). Returns that total, the winning route per award (None: no
+    route qualifies) and the precedence that gives them (None without routes). Each award goes to its
+    last qualifying route, so a choice of winners is reachable when its precedence has no cycle; two
+    awards may not go to two routes that both qualify for both (whichever runs later would take both)."""
+    choices = [[i for i, b in enumerate(row) if b > 0] or [None] for row in bonus]
+    best: tuple[int, list[int | None], nx.DiGraph | None] = (0, [None] * len(bonus), None)
+    for winners in product(*choices):
+        total = sum(row[w] for row, w in zip(bonus, winners, strict=True) if w is not None)
+        if best[2] is not None and total <= best[0]:
+            continue
+        graph = _reachable(bonus, winners)
+        if graph is not None:
+            best = (total, list(winners), graph)
+    return best
+
+
 def order_for_awards(modifiers: Sequence[Modifier], routes: Sequence[RunRoute]) -> list[int]:
-    """A run order (a permutation of route indexes) in which an award "last" goes to the route with
-    the largest bonus: that route moves to the end (the first such modifier decides)."""
-    order = list(range(len(routes)))
-    for m in modifiers:
-        if isinstance(m, BestRouteBonus) and m.award == "last" and (m.per_visited_stop or m.per_distinct):
-            values = [best_route_bonus(m, r.hexes, r.kinds, r.name) for r in routes]
-            if any(values):
-                best = max(order, key=lambda i: values[i])
-                return [i for i in order if i != best] + [best]
-    return order
+    """A run order (a permutation of route indexes) in which the awards "last" whose bonus varies earn
+    the most they can together (`best_last_winners`); routes keep their order where no award needs
+    otherwise."""
+    varying = [m for m in modifiers if isinstance(m, BestRouteBonus) and bonus_varies(m)]
+    if not varying or not routes:
+        return list(range(len(routes)))
+    bonus = [[best_route_bonus(m, r.hexes, r.kinds, r.name) for r in routes] for m in varying]
+    graph = best_last_winners(bonus)[2]
+    assert graph is not None  # the winners of any run order are reachable
+    return list(nx.lexicographical_topological_sort(graph))

@@ -27,11 +27,11 @@ MAX_AWARD_RULES = 2  # twins per option grow as 2 ** rules; more rules than this
 def award_search_fits(terms: RunTerms | None) -> bool:
     """Whether `award_packing` prices this board's runs exactly: best-route awards are its only run
     rules, there are at most MAX_AWARD_RULES of them, and at most one goes to the last route with a
-    bonus that differs between routes (the run order, `settle.order_for_awards`, puts the largest
-    bonus last for one such award only)."""
+    bonus that differs between routes (with two, the run order may not give each its largest bonus:
+    `settle.best_last_winners`)."""
     return (terms is not None and 0 < len(terms.best) <= MAX_AWARD_RULES and not (terms.required or terms.set_rules)
             and terms.units is None and terms.drop_at is None
-            and sum(1 for m in terms.best if m.award == "last" and (m.per_visited_stop or m.per_distinct)) <= 1)
+            and len(terms.varying) <= 1)
 
 
 def award_options(cands: Sequence[Candidate], groups: Sequence[str], terms: RunTerms, merge: bool = True

@@ -10,7 +10,9 @@ import pytest
 from solver.evaluator import evaluate
 from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board
+from solver.model.errors import BoardError
 from solver.model.results import ClaimedRoute, SolveOptions
+from solver.modifiers.settle import best_last_winners
 from solver.optimiser import solve
 from tests.support.boards import BoardBuilder, line
 
@@ -219,6 +221,53 @@ def test_best_route_bonus_last_with_required_hexes() -> None:
     ev = evaluate(bd, [x.claim("3-1", 0, 2), y.claim("3-0", 1, 0)])
     assert [b.label for b in ev.routes[0].bonuses] == ["Lee"] and ev.revenue == 90 + 60
     assert optimum(bd) == 150
+
+
+def _two_varying_last_awards() -> list[dict[str, Any]]:
+    per_stop = {"type": "BestRouteBonus", "source": "a", "label": "Stops", "per_visited_stop": 10, "award": "last"}
+    colours = {"type": "BestRouteBonus", "source": "b", "label": "Colours", "per_distinct": 25, "award": "last",
+               "distinct_hex_values": {"Y0": "red", "Y1": "blue", "X0": "green"}}
+    return [per_stop, colours]
+
+
+def test_two_last_awards_go_to_one_route_when_both_routes_qualify_for_both() -> None:
+    """X0-X2 earns Stops 30 and Colours 25, Y0-Y1 earns 20 and 50. Whichever runs last takes both awards,
+    so the best run order puts Y last (90 + 70), never 30 + 50: the old optimiser claimed 170 and the
+    evaluator found 145 for its order."""
+    bd, x, y = _two_rows(_two_varying_last_awards())
+    y_last = evaluate(bd, [x.claim("3-0", 0, 2), y.claim("3-1", 0, 1)])
+    assert y_last.revenue == 90 + 20 + 50 and not y_last.routes[0].bonuses
+    x_last = evaluate(bd, [y.claim("3-1", 0, 1), x.claim("3-0", 0, 2)])
+    assert x_last.revenue == 90 + 30 + 25
+    res = solve(bd, SolveOptions(time_limit_s=20))
+    assert res.status == "OPTIMAL" and res.revenue == 160
+    assert [b.label for b in res.routes[-1].bonuses] == ["Stops", "Colours"]
+
+
+def test_a_route_that_misses_one_award_lets_the_awards_split() -> None:
+    """Without X0 the X route earns no Colours, so Stops may go to it and Colours to Y in any order."""
+    bd, x, y = _two_rows(_two_varying_last_awards())
+    split = evaluate(bd, [y.claim("3-1", 0, 1), x.claim("3-0", 1, 2)])
+    assert split.revenue == 80 + 20 + 50  # X1-X2 is last for Stops (20 = Y's 20): Y keeps Colours
+    assert optimum(bd) == 160
+
+
+def test_three_last_awards_whose_bonus_varies_are_refused_by_the_optimiser() -> None:
+    third = {"type": "BestRouteBonus", "source": "c", "label": "More", "per_visited_stop": 5, "award": "last"}
+    bd, _, _ = _two_rows([*_two_varying_last_awards(), third])
+    with pytest.raises(BoardError, match="at most 2 BestRouteBonus"):
+        solve(bd, SolveOptions(time_limit_s=20))
+
+
+def test_best_last_winners_reads_the_run_order_precedence() -> None:
+    """Two awards cannot split over two routes that qualify for both; three awards whose winners each
+    follow another winner (a cycle, every pair fine) are unreachable too."""
+    assert best_last_winners([[30, 20], [25, 50]])[:2] == (70, [1, 1])
+    assert best_last_winners([[30, 20], [0, 50]])[:2] == (80, [0, 1])  # route 0 misses award 1: 0 then 1
+    cyclic = [[9, 1, 0], [0, 9, 1], [1, 0, 9]]  # winner k follows route k-1
+    total, winners, graph = best_last_winners(cyclic)
+    assert total < 27 and len(set(winners)) < 3 and graph is not None
+    assert best_last_winners([])[0] == 0
 
 
 # ---------------------------------------------------------------- RequiredRoute and DropLowestRoute

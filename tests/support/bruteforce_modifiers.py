@@ -11,7 +11,7 @@ that the run rules cannot exceed).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Any
 
 from solver.model.board import Board, Node, Train
@@ -143,30 +143,40 @@ def _award(m: dict[str, Any], hexes: tuple[str, ...]) -> int:
     return m["per_visited_stop"] * len(hexes) if "per_visited_stop" in m else m["amount"]
 
 
-def run_value(mods: list[dict[str, Any]], run: list[tuple[str, MRoute, int]]) -> int | None:
-    """A run's total by the run rules, None when it breaks a RequiredRoute. `run`: (train, route, revenue)."""
+def _awarded(mods: list[dict[str, Any]], run: list[tuple[str, MRoute, int]]) -> list[int]:
+    """Each route's revenue with the BestRouteBonus awards, in this run order."""
     revenue = [v for _, _, v in run]
+    for m in mods:
+        if m["type"] != "BestRouteBonus":
+            continue
+        good = [i for i, (_, r, _) in enumerate(run) if _award(m, r.hexes) > 0]
+        if good:
+            if m["award"] == "last":
+                i = good[-1]
+            else:
+                i = max(good, key=lambda j: (len(run[j][1].hexes), run[j][0]))
+            revenue[i] += _award(m, run[i][1].hexes)
+    return revenue
+
+
+def run_value(mods: list[dict[str, Any]], run: list[tuple[str, MRoute, int]]) -> int | None:
+    """A run's total by the run rules in its best run order, None when it breaks a RequiredRoute.
+    `run`: (train, route, revenue)."""
     if run:
         for m in mods:
             if m["type"] == "RequiredRoute" and not any(
                     len(r.hexes) >= 2 and r.hexes[0] in m["endpoint_hexes"] and r.hexes[-1] in m["endpoint_hexes"]
                     for _, r, _ in run):
                 return None
-    for m in mods:
-        if m["type"] != "BestRouteBonus":
-            continue
-        good = [i for i, (_, r, _) in enumerate(run) if _award(m, r.hexes) > 0]
-        if good:
-            if m["award"] == "last":  # the run may be ordered: the route with the largest bonus goes last
-                i = max(good, key=lambda j: _award(m, run[j][1].hexes))
-            else:
-                i = max(good, key=lambda j: (len(run[j][1].hexes), run[j][0]))
-            revenue[i] += _award(m, run[i][1].hexes)
-    total = sum(revenue)
     drops = [m["min_routes"] for m in mods if m["type"] == "DropLowestRoute"]
-    if drops and run and len(run) >= min(drops):
-        total -= min(revenue)
-    return total
+    best = None
+    for order in permutations(run):  # the player orders the run: an award "last" goes to the last qualifier
+        revenue = _awarded(mods, list(order))
+        total = sum(revenue)
+        if drops and run and len(run) >= min(drops):
+            total -= min(revenue)
+        best = total if best is None else max(best, total)
+    return best
 
 
 def brute_force_modifiers(board: Board, mods: list[dict[str, Any]]) -> tuple[int, list[tuple[str, MRoute]]]:
