@@ -178,8 +178,19 @@ def board_from_proto(msg: pb.Board) -> Board:
         validate_board(board)
     except BoardError as exc:
         field = exc.field if exc.field.startswith("board.") else "board." + exc.field
-        raise BoardError(field, exc.message) from exc
+        raise BoardError(_proto_name(field), exc.message) from exc
     return board
+
+
+TRAIN_FIELD_NAMES = {"super": "super_train", "class": "train_class"}  # snapshot key -> Train field where they differ
+
+
+def _proto_name(field: str) -> str:
+    """A checked field by its proto name (`board.trains[0].super` is `board.trains[0].super_train`)."""
+    head, _, last = field.rpartition(".")
+    if head.startswith("board.trains[") and head.endswith("]") and last in TRAIN_FIELD_NAMES:
+        return f"{head}.{TRAIN_FIELD_NAMES[last]}"
+    return field
 
 
 SOURCE_FIELDS = ("title", "fixture", "action_id", "position")  # what `Source` carries of a snapshot's source

@@ -249,8 +249,9 @@ def _check_train(ruleset: Ruleset, i: int, train: Train) -> None:
 
 def _check_ruleset_data(board: Board, ruleset: Ruleset) -> None:
     """No data of another ruleset on the board (its `board_data` on the board itself, a hex or a node: 1873's
-    `h1873`, say), and no request option another ruleset reads (its `request_options`): the rules pricing
-    the board would never read them (a 1873 snapshot whose title is lost reads as a standard board)."""
+    `h1873`, say; its `train_data` on a train: 1873's `super`), and no request option another ruleset reads
+    (its `request_options`): the rules pricing the board would never read them (a 1873 snapshot whose
+    title is lost reads as a standard board)."""
     others = [r for r in rulesets.all_rulesets() if r.name != ruleset.name]
     owners = {key: other for other in others for key in other.board_data if key not in ruleset.board_data}
     for key in board.options:
@@ -259,8 +260,6 @@ def _check_ruleset_data(board: Board, ruleset: Ruleset) -> None:
             why = _foreign(readers, ruleset, "an option") if readers else \
                 f"ruleset {ruleset.name!r} reads no such option"
             raise BoardError(f"options.{key}", why)
-    if not owners:
-        return
     places = [("", board.extra)]
     for hx in board.hexes.values():
         if hx.extra:
@@ -268,10 +267,16 @@ def _check_ruleset_data(board: Board, ruleset: Ruleset) -> None:
         for nid in hx.nodes:
             if board.nodes[nid].extra:
                 places.append((f"hexes[{hx.id}].nodes[{nid}].", board.nodes[nid].extra))
-    for where, extra in places:
+    for where, extra in places if owners else ():
         for key, other in owners.items():  # in the owner's order of its data (its main block first)
             if key in extra:
                 raise BoardError(where + key, _foreign([other], ruleset, "data"))
+    train_owners = {key: other for other in others for key in other.train_data if key not in ruleset.train_data}
+    for i, train in enumerate(board.trains):
+        keys = dict(train.extra)
+        for key, other in train_owners.items():  # in the owner's order of its train data
+            if key in keys:
+                raise BoardError(f"trains[{i}].{key}", _foreign([other], ruleset, "train data"))
 
 
 def _foreign(owners: list[Ruleset], ruleset: Ruleset, what: str) -> str:

@@ -44,6 +44,7 @@ class Ruleset(ABC, Generic[C]):
     applies_modifiers: bool = False  # whether its evaluator and optimiser apply the board's modifiers
     board_data: tuple[str, ...] = ()  # its own data on the board: keys of `Board.extra`, `Hex.extra`, `Node.extra`
     request_options: tuple[str, ...] = ()  # the request options its rules read (`Board.options`)
+    train_data: tuple[str, ...] = ()  # its own data on a train: keys of `Train.extra`
 
     def validate(self, board: Board) -> None:  # noqa: B027 (optional hook: nothing to check by default)
         """Raise `BoardError` for input this ruleset cannot represent (the generic checks ran already)."""

@@ -85,6 +85,28 @@ def test_1873_data_on_a_board_of_another_ruleset_is_invalid_argument(stub, how: 
     assert err.value.details().startswith(f"{field}: data of ruleset '1873'")
 
 
+@pytest.mark.parametrize("how", ["snapshot", "board"])
+def test_1873_train_fields_on_a_board_of_another_ruleset_are_invalid_argument(stub, how: str) -> None:
+    """Without its 1873 data, a 1873 position's trains still carry their super-train: refused by its proto name."""
+    snap = _snapshot(1813)
+    msg = board_to_proto(board_from_snapshot(snap))
+    snap["source"]["title"] = ""
+    for key in ("h1873", "super_trains"):
+        snap.pop(key, None)
+    for hx in snap["hexes"]:
+        hx.pop("h1873", None)
+        for node in hx.get("nodes", []):
+            node.pop("h1873", None)
+    msg.ruleset = "standard"
+    msg.ClearField("h1873")
+    request = pb.SolveRequest(snapshot_json=json.dumps(snap)) if how == "snapshot" else pb.SolveRequest(board=msg)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Solve(request)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    field = "snapshot_json.trains[0].super" if how == "snapshot" else "board.trains[0].super_train"
+    assert err.value.details().startswith(f"{field}: train data of ruleset '1873'")
+
+
 def test_unknown_subtrain_in_extension_is_invalid_argument(stub) -> None:
     msg = board_to_proto(board_from_snapshot(_snapshot(1813)))
     msg.h1873.super_trains[0].subtrains.append("9T-99")

@@ -69,12 +69,13 @@ def test_1871sc_minor_with_both_classes_is_invalid_argument(stub) -> None:
 
 
 def test_1871sc_train_class_must_be_known(stub) -> None:
+    """The field is named as the proto names it (`train_class`, the snapshot's `class`)."""
     msg = board_to_proto(_board("1871sc"))
     msg.trains[0].train_class = "coal"
     with pytest.raises(grpc.RpcError) as err:
         stub.Solve(pb.SolveRequest(board=msg))
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "board.trains[0].class" in err.value.details()
+    assert "board.trains[0].train_class:" in err.value.details()
 
 
 @pytest.mark.parametrize("name", ["1839", "1871sc"])

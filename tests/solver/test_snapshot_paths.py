@@ -134,6 +134,17 @@ def test_data_of_another_ruleset_is_named(where: str) -> None:
     assert "data of ruleset '1873'" in err.value.message and "'standard'" in err.value.message
 
 
+@pytest.mark.parametrize(("key", "value"), [("super", "5T-0"), ("diesel", False), ("type", "mining")])
+def test_1873_train_data_on_another_ruleset_is_named(key: str, value: Any) -> None:
+    """A train's 1873 fields (its super-train, diesel flag, kind) are read by the 1873 rules only."""
+    raw = chain(3)
+    raw["trains"][-1][key] = value
+    with pytest.raises(BoardError) as err:
+        board_from_snapshot(raw)
+    assert err.value.field == f"trains[{len(raw['trains']) - 1}].{key}"
+    assert "train data of ruleset '1873'" in err.value.message and "'standard'" in err.value.message
+
+
 @pytest.mark.parametrize(("option", "value", "owner"), [("location_bonus", True, "1839"),
                                                        ("classes_share_track", True, "1871sc")])
 def test_an_option_of_another_ruleset_is_named(option: str, value: Any, owner: str) -> None:

@@ -24,6 +24,7 @@ class Harzbahn1873(Ruleset[Harzbahn], MineProducer):
     default_objective = Objective.RULEBOOK
     titles = ("Harzbahn 1873",)
     board_data = ("h1873", "super_trains")
+    train_data = ("super", "diesel", "type")
 
     def validate(self, board: Board) -> None:
         harzbahn(board)
