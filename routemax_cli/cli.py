@@ -295,7 +295,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
         raise CliError(Exit.BAD_INPUT, f"{' '.join(args.paths)}: no snapshot files (.json, .jsonl, .jsonl.gz) found")
     if (args.dask or args.dask_scheduler) and not _has_dask():
         raise CliError(Exit.USAGE, "--dask needs Dask: pip install 'routemax[dask]'")
-    out = Path(args.out)
+    out = inputs.output_path(args.out, "--out")
+    if args.html:
+        inputs.output_path(args.html, "--html")
     # an earlier run's lines (a resumed audit) are read after this run: held now, every forked worker would
     # come to copy them
     earlier = out.stat().st_size if out.exists() else 0
@@ -435,6 +437,10 @@ def main(argv: list[str] | None = None) -> int:
         return Exit.INTERRUPTED
     except BrokenPipeError:
         return Exit.OK
+    except OSError as exc:  # a file the command reads or writes: one line naming it
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"routemax: {where}{exc.strerror or exc}", file=sys.stderr)
+        return Exit.BAD_INPUT
     except Exception as exc:  # a bug: still one line, with the exit code that says so
         print(f"routemax: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return Exit.INTERNAL

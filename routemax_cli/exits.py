@@ -5,7 +5,7 @@
 | 0 | ok |
 | 1 | the answer is negative: an illegal route set (`evaluate`), or illegal runs found by `audit --fail-on-illegal` |
 | 2 | usage: a bad flag or argument |
-| 3 | bad input: a file that is missing, unreadable or out of spec |
+| 3 | bad input or output: a file that is missing, unreadable, out of spec or cannot be written |
 | 4 | internal error: the optimiser and the evaluator disagree, or a bug |
 | 130 | interrupted (Ctrl-C) |
 """
@@ -25,7 +25,7 @@ class Exit(IntEnum):
 
 
 EXIT_CODES_HELP = ("exit codes: 0 ok; 1 negative answer (an illegal route set, or illegal runs with "
-                   "audit --fail-on-illegal); 2 usage; 3 bad input; 4 internal error; 130 interrupted")
+                   "audit --fail-on-illegal); 2 usage; 3 bad input or output; 4 internal error; 130 interrupted")
 
 
 class CliError(Exception):

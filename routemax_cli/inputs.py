@@ -20,6 +20,17 @@ if TYPE_CHECKING:
     from solver.model.board import Board
 
 
+def output_path(text: str, flag: str) -> Path:
+    """A file the command will write: its folder must exist and must not be the file itself (checked
+    before a long run, so that it does not fail at the end)."""
+    path = Path(text)
+    if path.is_dir():
+        raise CliError(Exit.BAD_INPUT, f"{flag}: {text} is a folder, not a file")
+    if not path.parent.is_dir():
+        raise CliError(Exit.BAD_INPUT, f"{flag}: {text}: no such folder {str(path.parent)!r}")
+    return path
+
+
 def time_limit(text: str) -> float:
     """A time limit in seconds: a finite number above 0 (the service's rule too)."""
     try:

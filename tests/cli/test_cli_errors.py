@@ -1,7 +1,7 @@
 """Bad input on the command line: one line on standard error naming the file, the position or line,
 the field and what is wrong, and the documented exit code; never a traceback, never a silent 0.
 
-Exit codes: 0 ok, 1 negative answer, 2 usage, 3 bad input, 4 internal error, 130 interrupted.
+Exit codes: 0 ok, 1 negative answer, 2 usage, 3 bad input or output, 4 internal error, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -180,6 +180,33 @@ def test_audit_of_a_missing_path_is_bad_input(tmp_path: Path, capsys) -> None:
     code, _out, err = _run(capsys, ["audit", str(tmp_path / "nope_dir"), "--out", str(tmp_path / "a.jsonl")])
     assert code == 3
     assert "nope_dir" in _one_error_line(err)
+
+
+@pytest.mark.parametrize("flag", ["--out", "--html"])
+def test_audit_output_in_a_missing_folder_is_refused_before_the_run(tmp_path: Path, capsys, flag: str) -> None:
+    """An output that cannot be written is named before the positions are audited (a long run must not end in
+    a traceback, nor throw its work away)."""
+    out = {"--out": str(tmp_path / "a.jsonl"), "--html": None}
+    out[flag] = str(tmp_path / "no_folder" / "x.out")
+    argv = ["audit", str(example_path("1830")), "--out", out["--out"]] + (["--html", out["--html"]] if out["--html"] else [])
+    code, _out, err = _run(capsys, argv)
+    assert code == 3
+    line = _one_error_line(err)
+    assert line.startswith(f"routemax: {flag}: ") and "no_folder" in line
+    assert not (tmp_path / "a.jsonl").exists()  # refused before the run wrote anything
+
+
+def test_a_folder_as_the_audit_output_is_bad_input(tmp_path: Path, capsys) -> None:
+    code, _out, err = _run(capsys, ["audit", str(example_path("1830")), "--out", str(tmp_path)])
+    assert code == 3
+    assert "is a folder" in _one_error_line(err)
+
+
+def test_an_svg_that_cannot_be_written_is_one_line_naming_it(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "no_folder" / "map.svg"
+    code, _out, err = _run(capsys, ["render", str(example_path("1830")), "-o", str(target)])
+    assert code == 3
+    assert str(target) in _one_error_line(err)
 
 
 def test_an_illegal_route_set_is_a_negative_answer_with_named_routes(tmp_path: Path, capsys) -> None:
