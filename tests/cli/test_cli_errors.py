@@ -188,7 +188,9 @@ def test_audit_output_in_a_missing_folder_is_refused_before_the_run(tmp_path: Pa
     a traceback, nor throw its work away)."""
     out = {"--out": str(tmp_path / "a.jsonl"), "--html": None}
     out[flag] = str(tmp_path / "no_folder" / "x.out")
-    argv = ["audit", str(example_path("1830")), "--out", out["--out"]] + (["--html", out["--html"]] if out["--html"] else [])
+    argv = ["audit", str(example_path("1830")), "--out", out["--out"]]
+    if out["--html"]:
+        argv += ["--html", out["--html"]]
     code, _out, err = _run(capsys, argv)
     assert code == 3
     line = _one_error_line(err)
