@@ -139,6 +139,8 @@ class RunTerms:
                                               "may go to a route with a smaller bonus (most_visited_stops with "
                                               "per_distinct)")
         self.varying = [k for k, m in enumerate(self.best) if bonus_varies(m)]
+        # awards whose winners the run order decides together (one alone always goes to its largest bonus)
+        self.ordered = self.varying if len(self.varying) > 1 else []
         if len(self.varying) > MAX_VARYING_LAST:
             raise BoardError("modifiers", f"the optimiser prices at most {MAX_VARYING_LAST} BestRouteBonus with award "
                                           "\"last\" whose bonus differs between routes (the run order decides which "
@@ -180,10 +182,10 @@ class RunTerms:
                 return None
         bonus = [self.awards(cands[r], ci) for r, ci in chosen]
         for k in range(len(self.best)):
-            if k not in self.varying or len(self.varying) < 2:
+            if k not in self.ordered:
                 total += max((b[k] for b in bonus), default=0)
-        if len(self.varying) >= 2:  # the run order decides which route takes each
-            total += best_last_winners([[b[k] for b in bonus] for k in self.varying])[0]
+        if self.ordered:  # the run order decides which route takes each
+            total += best_last_winners([[b[k] for b in bonus] for k in self.ordered])[0]
         if self.units is not None:  # each pay unit once
             total -= sum(own_stop_pay(cands[r], ci) for r, ci in chosen)
             total += sum(units_paid(self.units, [n for r, _ in chosen for n in cands[r].nodes]).values())
@@ -202,10 +204,10 @@ class RunTerms:
                      cands: Sequence[Cand]) -> list[tuple[int, Any]]:
         """Constraints and objective terms `(coefficient, variable)` of the run rules."""
         terms: list[tuple[int, Any]] = []
-        if len(self.varying) == 2:
+        if self.ordered:
             terms += self._two_last_awards(model, xs, cands)
         for k in range(len(self.best)):
-            if len(self.varying) == 2 and k in self.varying:
+            if k in self.ordered:
                 continue
             by_value: dict[int, list[Any]] = defaultdict(list)
             for (r, ci), x in xs.items():
@@ -249,27 +251,24 @@ class RunTerms:
 
     def _two_last_awards(self, model: cp_model.CpModel, xs: dict[Option, Any],
                          cands: Sequence[Cand]) -> list[tuple[int, Any]]:
-        """Two awards "last" whose bonus varies: a winner per award among the chosen options, and never
-        two winners that both qualify for both awards (whichever ran later would take both)."""
-        k, m = self.varying
+        """Two awards "last" whose bonus varies (`ordered`): a winner per award among the chosen options,
+        and never two winners that both qualify for both awards (whichever ran later would take both)."""
         terms: list[tuple[int, Any]] = []
         wins: list[dict[Option, Any]] = [{}, {}]
         bonus = {o: self.awards(cands[o[0]], o[1]) for o in xs}
-        for side, award in enumerate((k, m)):
+        for side, award in enumerate(self.ordered):
             for o, x in xs.items():
                 if bonus[o][award] > 0:
                     z = wins[side][o] = model.new_bool_var(f"win{award}_{o[0]}_{o[1]}")
                     model.add_implication(z, x)
                     terms.append((bonus[o][award], z))
             model.add_at_most_one(wins[side].values())
-        both = [o for o in xs if bonus[o][k] > 0 and bonus[o][m] > 0]
-        if both:
-            first_in_both = model.new_bool_var("win_first_in_both")  # award k's winner qualifies for m
-            second_in_both = model.new_bool_var("win_second_in_both")
-            model.add(sum(wins[0][o] for o in both) == first_in_both)
+        both = [o for o in xs if all(bonus[o][award] > 0 for award in self.ordered)]
+        if len(both) > 1:
+            second_in_both = model.new_bool_var("second_award_to_one_in_both")
             model.add(sum(wins[1][o] for o in both) == second_in_both)
-            for o in both:  # then they are one winner
-                model.add(wins[0][o] == wins[1][o]).only_enforce_if([first_in_both, second_in_both])
+            for o in both:  # the first award to o, which qualifies for both: the second to o or outside `both`
+                model.add(wins[0][o] + second_in_both - wins[1][o] <= 1)
         return terms
 
     def seeds(self, order: Sequence[tuple[int, int, int]], cands: Sequence[Cand], how_many: int) -> list:

@@ -89,7 +89,8 @@ def awarded_route(m: BestRouteBonus, routes: Sequence[RunRoute]) -> int | None:
 def award_is_max(m: BestRouteBonus) -> bool:
     """Whether a run can always earn the largest bonus over its qualifying routes: the award goes to
     the largest bonus (`first_max`, or the most visited stops when the bonus grows with them), or to
-    the last route, which the optimiser's run order makes the one with the largest bonus."""
+    the last route, which the optimiser's run order makes the one with the largest bonus (with two
+    awards "last" whose bonus varies, not always both: `best_last_winners`)."""
     return m.award in ("first_max", "last") or not m.per_distinct
 
 
@@ -148,32 +149,51 @@ def bonus_varies(m: BestRouteBonus) -> bool:
     return m.award == "last" and bool(m.per_visited_stop or m.per_distinct)
 
 
-def _reachable(bonus: Sequence[Sequence[int]], winners: Sequence[int | None]) -> nx.DiGraph | None:
-    """The precedence of the routes that gives each award "last" to its winner (every other qualifying
-    route runs before it), or None when no run order does (the precedence has a cycle)."""
-    graph = nx.DiGraph()
-    graph.add_nodes_from(range(len(bonus[0]) if bonus else 0))
-    for row, w in zip(bonus, winners, strict=True):
-        if w is not None:
-            graph.add_edges_from((i, w) for i, b in enumerate(row) if b > 0 and i != w)
-    return graph if nx.is_directed_acyclic_graph(graph) else None
+def _precedence(bonus: Sequence[Sequence[int]], winners: Sequence[int | None]) -> list[tuple[int, int]]:
+    """The run-order edges (before, after) that give each award "last" to its winner: every other route
+    that qualifies for the award runs before the winner."""
+    return [(i, w) for row, w in zip(bonus, winners, strict=True) if w is not None
+            for i, b in enumerate(row) if b > 0 and i != w]
 
 
-def best_last_winners(bonus: Sequence[Sequence[int]]) -> tuple[int, list[int | None], nx.DiGraph | None]:
+def _reachable(bonus: Sequence[Sequence[int]], winners: Sequence[int | None]) -> bool:
+    """Whether some run order gives each award to its winner: the precedence has no cycle. Only winners
+    have edges into them, so a cycle runs through winners alone and the winners' graph decides."""
+    chosen = {w for w in winners if w is not None}
+    after: dict[int, set[int]] = {w: set() for w in chosen}
+    for before, w in _precedence(bonus, winners):
+        if before in chosen:
+            after[before].add(w)
+    done: set[int] = set()
+
+    def acyclic_from(w: int, path: set[int]) -> bool:
+        if w in path:
+            return False
+        if w in done:
+            return True
+        path.add(w)
+        ok = all(acyclic_from(v, path) for v in after[w])
+        path.discard(w)
+        done.add(w)
+        return ok
+
+    return all(acyclic_from(w, set()) for w in chosen)
+
+
+def best_last_winners(bonus: Sequence[Sequence[int]]) -> tuple[int, list[int | None]]:
     """Over every run order, the most that awards "last" earn together. `bonus[k][i]`: route i's bonus
-    under award k (0: it does not qualify). Returns that total, the winning route per award (None: no
-    route qualifies) and the precedence that gives them (None without routes). Each award goes to its
-    last qualifying route, so a choice of winners is reachable when its precedence has no cycle; two
-    awards may not go to two routes that both qualify for both (whichever runs later would take both)."""
+    under award k (0: it does not qualify). Returns that total and the winning route per award (None: no
+    route qualifies). Each award goes to its last qualifying route, so a choice of winners is reachable
+    when its precedence has no cycle; two awards may not go to two routes that both qualify for both
+    (whichever runs later would take both). The winners of any run order are reachable, so some choice
+    is."""
     choices = [[i for i, b in enumerate(row) if b > 0] or [None] for row in bonus]
-    best: tuple[int, list[int | None], nx.DiGraph | None] = (0, [None] * len(bonus), None)
+    best: tuple[int, list[int | None]] | None = None
     for winners in product(*choices):
         total = sum(row[w] for row, w in zip(bonus, winners, strict=True) if w is not None)
-        if best[2] is not None and total <= best[0]:
-            continue
-        graph = _reachable(bonus, winners)
-        if graph is not None:
-            best = (total, list(winners), graph)
+        if (best is None or total > best[0]) and _reachable(bonus, winners):
+            best = (total, list(winners))
+    assert best is not None
     return best
 
 
@@ -185,6 +205,6 @@ def order_for_awards(modifiers: Sequence[Modifier], routes: Sequence[RunRoute]) 
     if not varying or not routes:
         return list(range(len(routes)))
     bonus = [[best_route_bonus(m, r.hexes, r.kinds, r.name) for r in routes] for m in varying]
-    graph = best_last_winners(bonus)[2]
-    assert graph is not None  # the winners of any run order are reachable
+    graph = nx.DiGraph(_precedence(bonus, best_last_winners(bonus)[1]))
+    graph.add_nodes_from(range(len(routes)))
     return list(nx.lexicographical_topological_sort(graph))

@@ -303,7 +303,8 @@ MOD_KINDS = ("StopBonus", "ComboBonus", "BestRouteBonus", "RequiredRoute", "Drop
 def make_snapshot_modifiers(seed: int) -> dict:
     """A small random board (`make_snapshot`) with one to three random modifiers, and sometimes a
     list-distance train (2/3, 2+ or 3+). Seed i % 5 always includes modifier type MOD_KINDS[i % 5];
-    BestRouteBonus and DropLowestRoute never meet (the optimiser refuses that pair)."""
+    BestRouteBonus and DropLowestRoute never meet, nor three awards "last" whose bonus varies (the
+    optimiser refuses both)."""
     snap = make_snapshot(seed)
     rng = random.Random(seed * 7919 + 1)
     hexes = [h["id"] for h in snap["hexes"] if h["nodes"]]
@@ -311,6 +312,9 @@ def make_snapshot_modifiers(seed: int) -> dict:
     if "DropLowestRoute" in kinds and "BestRouteBonus" in kinds:
         kinds = [k for k in kinds if k != ("BestRouteBonus" if kinds[0] == "DropLowestRoute" else "DropLowestRoute")]
     snap["modifiers"] = [_random_modifier(rng, k, hexes) for k in kinds]
+    varying_last = [m for m in snap["modifiers"] if m.get("award") == "last" and "per_visited_stop" in m]
+    for m in varying_last[2:]:  # the optimiser prices at most two (packing_terms.MAX_VARYING_LAST)
+        m["award"] = "most_visited_stops"
     snap["revenue_model"] = "modifiers"
     for t in snap["trains"]:
         if t["distance"] != 999 and t["multiplier"] == 1 and rng.random() < 0.3:

@@ -240,16 +240,32 @@ def test_two_last_awards_go_to_one_route_when_both_routes_qualify_for_both() -> 
     x_last = evaluate(bd, [y.claim("3-1", 0, 1), x.claim("3-0", 0, 2)])
     assert x_last.revenue == 90 + 30 + 25
     res = solve(bd, SolveOptions(time_limit_s=20))
-    assert res.status == "OPTIMAL" and res.revenue == 160
+    assert res.status == "OPTIMAL" and res.revenue == res.bound == 160
     assert [b.label for b in res.routes[-1].bonuses] == ["Stops", "Colours"]
 
 
 def test_a_route_that_misses_one_award_lets_the_awards_split() -> None:
-    """Without X0 the X route earns no Colours, so Stops may go to it and Colours to Y in any order."""
+    """Without X0 the X route earns no Colours, so Stops may go to it and Colours to Y in either order."""
     bd, x, y = _two_rows(_two_varying_last_awards())
     split = evaluate(bd, [y.claim("3-1", 0, 1), x.claim("3-0", 1, 2)])
     assert split.revenue == 80 + 20 + 50  # X1-X2 is last for Stops (20 = Y's 20): Y keeps Colours
     assert optimum(bd) == 160
+
+
+def test_the_best_run_splits_two_last_awards_over_routes_that_do_not_both_qualify_for_both() -> None:
+    """With a third row Z0-Z1 (35, no Colours), Y and Z earn 95 + Stops 20 + Colours 50 = 165, which beats
+    X and Y (90 + 70). A model that let X take Stops 30 and Y Colours 50 would pick X and Y for 170, which no
+    run order pays."""
+    b = BoardBuilder()
+    x, y, z = Row(b, "X", [10, 10, 10]), Row(b, "Y", [30, 30]), Row(b, "Z", [20, 15])
+    b.train("3-0", 3)
+    b.train("3-1", 3)
+    bd = board(b, *_two_varying_last_awards())
+    assert evaluate(bd, [z.claim("3-0", 0, 1), y.claim("3-1", 0, 1)]).revenue == 165
+    assert evaluate(bd, [x.claim("3-0", 0, 2), y.claim("3-1", 0, 1)]).revenue == 160
+    res = solve(bd, SolveOptions(time_limit_s=20))
+    assert res.status == "OPTIMAL" and res.revenue == res.bound == 165
+    assert {r.nodes[0] for r in res.routes} | {r.nodes[-1] for r in res.routes} == {*y.cities, *z.cities}
 
 
 def test_three_last_awards_whose_bonus_varies_are_refused_by_the_optimiser() -> None:
@@ -262,12 +278,11 @@ def test_three_last_awards_whose_bonus_varies_are_refused_by_the_optimiser() -> 
 def test_best_last_winners_reads_the_run_order_precedence() -> None:
     """Two awards cannot split over two routes that qualify for both; three awards whose winners each
     follow another winner (a cycle, every pair fine) are unreachable too."""
-    assert best_last_winners([[30, 20], [25, 50]])[:2] == (70, [1, 1])
-    assert best_last_winners([[30, 20], [0, 50]])[:2] == (80, [0, 1])  # route 0 misses award 1: 0 then 1
-    cyclic = [[9, 1, 0], [0, 9, 1], [1, 0, 9]]  # winner k follows route k-1
-    total, winners, graph = best_last_winners(cyclic)
-    assert total < 27 and len(set(winners)) < 3 and graph is not None
-    assert best_last_winners([])[0] == 0
+    assert best_last_winners([[30, 20], [25, 50]]) == (70, [1, 1])
+    assert best_last_winners([[30, 20], [0, 50]]) == (80, [0, 1])  # route 0 misses award 1: 0 then 1
+    cyclic = [[9, 1, 0], [0, 9, 1], [1, 0, 9]]  # winner k would follow route k - 1
+    assert best_last_winners(cyclic)[0] == 9 + 9 + 1  # two 9s, the third award to a route already won
+    assert best_last_winners([[0, 0], [40, 0]]) == (40, [None, 0])
 
 
 # ---------------------------------------------------------------- RequiredRoute and DropLowestRoute

@@ -249,7 +249,7 @@ def answer_phase(run: _Run, found: Packing, best: int, bound: int, status: Statu
     confirm `best` (`recheck`)."""
     board = run.board
     claims = claims_of_choice(run.cands, found.chosen, run.members)
-    if board.modifiers:  # an award to the last route goes to the route with the largest bonus
+    if board.modifiers:  # awards "last" go to the routes that earn the most (`settle.order_for_awards`)
         claims = [claims[i] for i in order_for_awards(board.modifiers,
                                                       [run_route(board, c.train, c.nodes, 0) for c in claims])]
     evaluation = evaluate_run(board, claims, run.track_group)
