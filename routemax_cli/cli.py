@@ -296,8 +296,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if (args.dask or args.dask_scheduler) and not _has_dask():
         raise CliError(Exit.USAGE, "--dask needs Dask: pip install 'routemax[dask]'")
     out = inputs.output_path(args.out, "--out")
-    if args.html:
-        inputs.output_path(args.html, "--html")
+    html = inputs.output_path(args.html, "--html") if args.html else None
+    if html is not None and html.resolve() == out.resolve():
+        raise CliError(Exit.USAGE, "--html: the report would overwrite --out; give it another file")
     # an earlier run's lines (a resumed audit) are read after this run: held now, every forked worker would
     # come to copy them
     earlier = out.stat().st_size if out.exists() else 0
@@ -331,9 +332,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     print_summary(summary, _console())
     err.print(f"{written} positions audited in {seconds:.1f} s ({written / max(seconds, 1e-9):.1f} per second), "
               f"{len(lines)} in {out}")
-    if args.html:
-        Path(args.html).write_text(render(summary, lines), encoding="utf-8")
-        err.print(f"report: {args.html}")
+    if html is not None:
+        html.write_text(render(summary, lines), encoding="utf-8")
+        err.print(f"report: {html}")
     if summary.errors.get("disagreement"):
         return Exit.INTERNAL
     if args.fail_on_illegal and summary.total.illegal:
@@ -437,9 +438,13 @@ def main(argv: list[str] | None = None) -> int:
         return Exit.INTERRUPTED
     except BrokenPipeError:
         return Exit.OK
-    except OSError as exc:  # a file the command reads or writes: one line naming it
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"routemax: {where}{exc.strerror or exc}", file=sys.stderr)
+    except OSError as exc:
+        if exc.filename is None:  # not a file (a lost connection, say): a bug or the machine, as below
+            print(f"routemax: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return Exit.INTERNAL
+        # a file the command reads or writes: one line naming it
+        names = " -> ".join(str(f) for f in (exc.filename, exc.filename2) if f is not None)
+        print(f"routemax: {names}: {exc.strerror or type(exc).__name__}", file=sys.stderr)
         return Exit.BAD_INPUT
     except Exception as exc:  # a bug: still one line, with the exit code that says so
         print(f"routemax: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)

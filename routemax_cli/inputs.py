@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import os
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,13 +22,17 @@ if TYPE_CHECKING:
 
 
 def output_path(text: str, flag: str) -> Path:
-    """A file the command will write: its folder must exist and must not be the file itself (checked
-    before a long run, so that it does not fail at the end)."""
+    """A file the command will write, checked before a long run so that the run does not fail at its
+    end: its folder exists and may be written, and it is no folder itself."""
     path = Path(text)
+    folder = path.parent
     if path.is_dir():
         raise CliError(Exit.BAD_INPUT, f"{flag}: {text} is a folder, not a file")
-    if not path.parent.is_dir():
-        raise CliError(Exit.BAD_INPUT, f"{flag}: {text}: no such folder {str(path.parent)!r}")
+    if not folder.is_dir():
+        what = "not a folder" if folder.exists() else "no such folder"
+        raise CliError(Exit.BAD_INPUT, f"{flag}: {text}: {what} {str(folder)!r}")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise CliError(Exit.BAD_INPUT, f"{flag}: {text}: not allowed to write it")
     return path
 
 

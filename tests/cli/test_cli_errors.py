@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import routemax_cli.cli as cli_module
 from server.main import main
 from solver.examples import example_path
 from tests.conftest import CORPUS
@@ -182,20 +183,44 @@ def test_audit_of_a_missing_path_is_bad_input(tmp_path: Path, capsys) -> None:
     assert "nope_dir" in _one_error_line(err)
 
 
-@pytest.mark.parametrize("flag", ["--out", "--html"])
-def test_audit_output_in_a_missing_folder_is_refused_before_the_run(tmp_path: Path, capsys, flag: str) -> None:
-    """An output that cannot be written is named before the positions are audited (a long run must not end in
-    a traceback, nor throw its work away)."""
-    out = {"--out": str(tmp_path / "a.jsonl"), "--html": None}
-    out[flag] = str(tmp_path / "no_folder" / "x.out")
-    argv = ["audit", str(example_path("1830")), "--out", out["--out"]]
-    if out["--html"]:
-        argv += ["--html", out["--html"]]
-    code, _out, err = _run(capsys, argv)
+def test_audit_output_in_a_missing_folder_is_refused(tmp_path: Path, capsys) -> None:
+    code, _out, err = _run(capsys, ["audit", str(example_path("1830")), "--out", str(tmp_path / "no" / "a.jsonl")])
     assert code == 3
-    line = _one_error_line(err)
-    assert line.startswith(f"routemax: {flag}: ") and "no_folder" in line
-    assert not (tmp_path / "a.jsonl").exists()  # refused before the run wrote anything
+    assert _one_error_line(err).startswith(f"routemax: --out: {tmp_path / 'no' / 'a.jsonl'}: no such folder")
+
+
+def test_an_html_report_that_cannot_be_written_is_refused_before_the_run(tmp_path: Path, capsys) -> None:
+    """The report is written at the end of the run: a bad path is named before any position is audited."""
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    out = tmp_path / "a.jsonl"
+    code, _out, err = _run(capsys, ["audit", str(example_path("1830")), "--out", str(out),
+                                    "--html", str(blocker / "r.html")])
+    assert code == 3
+    assert _one_error_line(err).startswith(f"routemax: --html: {blocker / 'r.html'}: not a folder")
+    assert not out.exists()  # refused before the run wrote anything
+
+
+def test_an_html_report_over_the_audit_output_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "a.jsonl"
+    code, _out, err = _run(capsys, ["audit", str(example_path("1830")), "--out", str(out), "--html", str(out)])
+    assert code == 2
+    assert "--html" in _one_error_line(err) and not out.exists()
+
+
+@pytest.mark.parametrize(("error", "code", "shown"), [
+    (PermissionError(13, "Permission denied", "/x/out.svg"), 3, "routemax: /x/out.svg: Permission denied"),
+    (ConnectionRefusedError(111, "Connection refused"), 4, "routemax: internal error: ConnectionRefusedError"),
+])
+def test_an_os_error_is_bad_output_only_when_it_names_a_file(monkeypatch, capsys, error: OSError, code: int,
+                                                              shown: str) -> None:
+    def fail(args: object) -> int:
+        raise error
+
+    monkeypatch.setattr(cli_module, "cmd_mines", fail)
+    got, _out, err = _run(capsys, ["mines", "mines.json"])
+    assert got == code
+    assert _one_error_line(err).startswith(shown)
 
 
 def test_a_folder_as_the_audit_output_is_bad_input(tmp_path: Path, capsys) -> None:
