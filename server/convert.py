@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from routemax.v1 import routemax_pb2 as pb
 from server import extensions
@@ -45,6 +46,23 @@ def _end(msg: pb.PathEnd, where: str) -> PathEnd:
 def _row_multiplier(row: pb.DistanceRow) -> int:
     """`row_multiplier` when set (0 included: a row that pays nothing), else `multiplier` (0 = 1)."""
     return row.row_multiplier if row.HasField("row_multiplier") else row.multiplier or 1
+
+
+# a checked field's snapshot name -> its proto name, where they differ (applied in order)
+PROTO_NAMES = (
+    (re.compile(r"^(board\.trains\[\d+\])\.super$"), r"\1.super_train"),
+    (re.compile(r"\.class$"), ".train_class"),
+    (re.compile(r"^(board\.trains\[\d+\])\.distance_unit$"), r"\1.distance"),
+    (re.compile(r"^(board\.trains\[\d+\])\.distance\[(\d+)\]"), r"\1.distance.stops_by_type.rows[\2]"),
+    (re.compile(r"(\.rows\[\d+\])\.nodes$"), r"\1.kinds"),
+)
+
+
+def _proto_name(field: str) -> str:
+    """A checked field by its proto name (`board.trains[0].super` is `board.trains[0].super_train`)."""
+    for pattern, name in PROTO_NAMES:
+        field = pattern.sub(name, field)
+    return field
 
 
 def _train(msg: pb.Train, i: int) -> Train:
@@ -180,17 +198,6 @@ def board_from_proto(msg: pb.Board) -> Board:
         field = exc.field if exc.field.startswith("board.") else "board." + exc.field
         raise BoardError(_proto_name(field), exc.message) from exc
     return board
-
-
-TRAIN_FIELD_NAMES = {"super": "super_train", "class": "train_class"}  # snapshot key -> Train field where they differ
-
-
-def _proto_name(field: str) -> str:
-    """A checked field by its proto name (`board.trains[0].super` is `board.trains[0].super_train`)."""
-    head, _, last = field.rpartition(".")
-    if head.startswith("board.trains[") and head.endswith("]") and last in TRAIN_FIELD_NAMES:
-        return f"{head}.{TRAIN_FIELD_NAMES[last]}"
-    return field
 
 
 SOURCE_FIELDS = ("title", "fixture", "action_id", "position")  # what `Source` carries of a snapshot's source

@@ -150,8 +150,9 @@ def _check_node(board: Board, hid: str, nid: str) -> None:
         raise BoardError(f"{where}.groups", f"group {twice!r} is listed twice (a node is in each revenue group once)")
     if node.near_edge is not None and not (0 <= node.near_edge <= 5.5 and float(node.near_edge * 2).is_integer()):
         raise BoardError(f"{where}.near_edge", f"must be an edge 0..5 or a half edge, got {node.near_edge!r}")
-    if node.klass not in TRAIN_CLASSES or node.token_class not in TRAIN_CLASSES:
-        raise BoardError(f"{where}.class", "a class is freight, passenger or empty")
+    for key, value in (("class", node.klass), ("token_class", node.token_class)):
+        if value not in TRAIN_CLASSES:
+            raise BoardError(f"{where}.{key}", "a class is freight, passenger or empty")
 
 
 def _check_path_lists(board: Board) -> None:
@@ -253,13 +254,26 @@ def _check_ruleset_data(board: Board, ruleset: Ruleset) -> None:
     (its `request_options`): the rules pricing the board would never read them (a 1873 snapshot whose
     title is lost reads as a standard board)."""
     others = [r for r in rulesets.all_rulesets() if r.name != ruleset.name]
-    owners = {key: other for other in others for key in other.board_data if key not in ruleset.board_data}
     for key in board.options:
         if key not in ruleset.request_options:
             readers = [r for r in others if key in r.request_options]
             why = _foreign(readers, ruleset, "an option") if readers else \
                 f"ruleset {ruleset.name!r} reads no such option"
             raise BoardError(f"options.{key}", why)
+    _check_board_data(board, ruleset, others)
+    train_owners = {key: other for other in others for key in other.train_data if key not in ruleset.train_data}
+    for i, train in enumerate(board.trains):
+        keys = dict(train.extra)
+        for key, other in train_owners.items():  # in the owner's order of its train data
+            if key in keys:
+                raise BoardError(f"trains[{i}].{key}", _foreign([other], ruleset, "train data"))
+
+
+def _check_board_data(board: Board, ruleset: Ruleset, others: list[Ruleset]) -> None:
+    """No `board_data` of another ruleset on the board, a hex or a node."""
+    owners = {key: other for other in others for key in other.board_data if key not in ruleset.board_data}
+    if not owners:
+        return
     places = [("", board.extra)]
     for hx in board.hexes.values():
         if hx.extra:
@@ -267,16 +281,10 @@ def _check_ruleset_data(board: Board, ruleset: Ruleset) -> None:
         for nid in hx.nodes:
             if board.nodes[nid].extra:
                 places.append((f"hexes[{hx.id}].nodes[{nid}].", board.nodes[nid].extra))
-    for where, extra in places if owners else ():
+    for where, extra in places:
         for key, other in owners.items():  # in the owner's order of its data (its main block first)
             if key in extra:
                 raise BoardError(where + key, _foreign([other], ruleset, "data"))
-    train_owners = {key: other for other in others for key in other.train_data if key not in ruleset.train_data}
-    for i, train in enumerate(board.trains):
-        keys = dict(train.extra)
-        for key, other in train_owners.items():  # in the owner's order of its train data
-            if key in keys:
-                raise BoardError(f"trains[{i}].{key}", _foreign([other], ruleset, "train data"))
 
 
 def _foreign(owners: list[Ruleset], ruleset: Ruleset, what: str) -> str:

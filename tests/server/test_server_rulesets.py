@@ -78,6 +78,27 @@ def test_1871sc_train_class_must_be_known(stub) -> None:
     assert "board.trains[0].train_class:" in err.value.details()
 
 
+def test_a_node_token_class_is_named_by_its_own_field(stub) -> None:
+    msg = board_to_proto(_board("1871sc"))
+    hx = next(h for h in msg.hexes if h.nodes)
+    hx.nodes[0].token_class = "coal"
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Solve(pb.SolveRequest(board=msg))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith(f"board.hexes[{hx.id}].nodes[{hx.nodes[0].id}].token_class:")
+
+
+def test_a_distance_row_is_named_by_its_proto_path(stub) -> None:
+    """The snapshot's `distance[0].multiplier` is the proto's `distance.stops_by_type.rows[0].multiplier`."""
+    msg = board_to_proto(_board("1871sc"))
+    train = msg.trains[0]
+    train.distance.stops_by_type.rows.add(kinds=["city"], pay=2, visit=2, multiplier=-1)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Solve(pb.SolveRequest(board=msg))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith("board.trains[0].distance.stops_by_type.rows[0].multiplier:")
+
+
 @pytest.mark.parametrize("name", ["1839", "1871sc"])
 def test_cli_example_shows_a_full_answer(capsys, name: str) -> None:
     assert main(["solve", "--example", name, "--json"]) == 0
