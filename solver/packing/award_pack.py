@@ -17,6 +17,7 @@ from itertools import combinations
 from solver.model.cancel import CancelToken
 from solver.model.results import Status
 from solver.modifiers.packing_terms import RunTerms
+from solver.modifiers.settle import bonus_varies
 from solver.packing.outcome import Choice, Packing
 from solver.packing.setpack import MERGE_CLASSES, assign_trains, best_packing, option_keys, packing_options
 from solver.routes.pricing import Candidate
@@ -31,7 +32,7 @@ def award_search_fits(terms: RunTerms | None) -> bool:
     `settle.best_last_winners`)."""
     return (terms is not None and 0 < len(terms.best) <= MAX_AWARD_RULES and not (terms.required or terms.set_rules)
             and terms.units is None and terms.drop_at is None
-            and len(terms.varying) <= 1)
+            and sum(1 for m in terms.best if bonus_varies(m)) <= 1)
 
 
 def award_options(cands: Sequence[Candidate], groups: Sequence[str], terms: RunTerms, merge: bool = True
