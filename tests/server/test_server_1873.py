@@ -70,19 +70,24 @@ def test_1873_board_without_its_extension_is_invalid_argument(stub) -> None:
     assert "board.h1873" in err.value.details()
 
 
-@pytest.mark.parametrize("how", ["snapshot", "board"])
-def test_1873_data_on_a_board_of_another_ruleset_is_invalid_argument(stub, how: str) -> None:
-    """A 1873 position whose title is lost reads as a standard board: its 1873 data is refused, never ignored."""
-    snap = _snapshot(1813)
-    msg = board_to_proto(board_from_snapshot(snap))
+def _refused_as_standard(stub, how: str, snap: dict, msg: pb.Board) -> str:
+    """Send a 1873 position whose title is lost (a standard board) by one input path: the error's details."""
     snap["source"]["title"] = ""
     msg.ruleset = "standard"
     request = pb.SolveRequest(snapshot_json=json.dumps(snap)) if how == "snapshot" else pb.SolveRequest(board=msg)
     with pytest.raises(grpc.RpcError) as err:
         stub.Solve(request)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    return err.value.details()
+
+
+@pytest.mark.parametrize("how", ["snapshot", "board"])
+def test_1873_data_on_a_board_of_another_ruleset_is_invalid_argument(stub, how: str) -> None:
+    """A 1873 position whose title is lost reads as a standard board: its 1873 data is refused, never ignored."""
+    snap = _snapshot(1813)
+    details = _refused_as_standard(stub, how, snap, board_to_proto(board_from_snapshot(snap)))
     field = "snapshot_json.h1873" if how == "snapshot" else "board.h1873"
-    assert err.value.details().startswith(f"{field}: data of ruleset '1873'")
+    assert details.startswith(f"{field}: data of ruleset '1873'")
 
 
 @pytest.mark.parametrize("how", ["snapshot", "board"])
@@ -90,21 +95,16 @@ def test_1873_train_fields_on_a_board_of_another_ruleset_are_invalid_argument(st
     """Without its 1873 data, a 1873 position's trains still carry their super-train: refused by its proto name."""
     snap = _snapshot(1813)
     msg = board_to_proto(board_from_snapshot(snap))
-    snap["source"]["title"] = ""
     for key in ("h1873", "super_trains"):
         snap.pop(key, None)
     for hx in snap["hexes"]:
         hx.pop("h1873", None)
         for node in hx.get("nodes", []):
             node.pop("h1873", None)
-    msg.ruleset = "standard"
     msg.ClearField("h1873")
-    request = pb.SolveRequest(snapshot_json=json.dumps(snap)) if how == "snapshot" else pb.SolveRequest(board=msg)
-    with pytest.raises(grpc.RpcError) as err:
-        stub.Solve(request)
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    details = _refused_as_standard(stub, how, snap, msg)
     field = "snapshot_json.trains[0].super" if how == "snapshot" else "board.trains[0].super_train"
-    assert err.value.details().startswith(f"{field}: train data of ruleset '1873'")
+    assert details.startswith(f"{field}: train data of ruleset '1873'")
 
 
 def test_unknown_subtrain_in_extension_is_invalid_argument(stub) -> None:

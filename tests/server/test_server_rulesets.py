@@ -16,6 +16,14 @@ from solver.input.snapshot import board_from_snapshot
 from solver.optimiser import solve
 
 
+def _invalid(stub, msg: pb.Board) -> str:
+    """Solve a board the service must refuse: the error's details."""
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Solve(pb.SolveRequest(board=msg))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    return err.value.details()
+
+
 def _board(name: str):
     return board_from_snapshot(json.loads(example_path(name).read_text()))
 
@@ -53,39 +61,31 @@ def test_an_option_of_another_ruleset_is_invalid_argument(stub, name: str, optio
     setattr(msg.options, option, True)
     assert stub.Solve(pb.SolveRequest(board=msg)).status == pb.OPTIMAL  # its own ruleset reads it
     msg.ruleset = "standard" if name == "1839" else "1839"
-    with pytest.raises(grpc.RpcError) as err:
-        stub.Solve(pb.SolveRequest(board=msg))
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert err.value.details().startswith(f"board.options.{option}: an option of ruleset '{name}'")
+    details = _invalid(stub, msg)
+    assert details.startswith(f"board.options.{option}: an option of ruleset '{name}'")
 
 
 def test_1871sc_minor_with_both_classes_is_invalid_argument(stub) -> None:
     msg = board_to_proto(_board("1871sc"))
     msg.company.type = "minor"
-    with pytest.raises(grpc.RpcError) as err:
-        stub.Solve(pb.SolveRequest(board=msg))
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "board.trains" in err.value.details()
+    details = _invalid(stub, msg)
+    assert "board.trains" in details
 
 
 def test_1871sc_train_class_must_be_known(stub) -> None:
     """The field is named as the proto names it (`train_class`, the snapshot's `class`)."""
     msg = board_to_proto(_board("1871sc"))
     msg.trains[0].train_class = "coal"
-    with pytest.raises(grpc.RpcError) as err:
-        stub.Solve(pb.SolveRequest(board=msg))
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "board.trains[0].train_class:" in err.value.details()
+    details = _invalid(stub, msg)
+    assert "board.trains[0].train_class:" in details
 
 
 def test_a_node_token_class_is_named_by_its_own_field(stub) -> None:
     msg = board_to_proto(_board("1871sc"))
     hx = next(h for h in msg.hexes if h.nodes)
     hx.nodes[0].token_class = "coal"
-    with pytest.raises(grpc.RpcError) as err:
-        stub.Solve(pb.SolveRequest(board=msg))
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert err.value.details().startswith(f"board.hexes[{hx.id}].nodes[{hx.nodes[0].id}].token_class:")
+    details = _invalid(stub, msg)
+    assert details.startswith(f"board.hexes[{hx.id}].nodes[{hx.nodes[0].id}].token_class:")
 
 
 def test_a_distance_row_is_named_by_its_proto_path(stub) -> None:
@@ -93,10 +93,8 @@ def test_a_distance_row_is_named_by_its_proto_path(stub) -> None:
     msg = board_to_proto(_board("1871sc"))
     train = msg.trains[0]
     train.distance.stops_by_type.rows.add(kinds=["city"], pay=2, visit=2, multiplier=-1)
-    with pytest.raises(grpc.RpcError) as err:
-        stub.Solve(pb.SolveRequest(board=msg))
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert err.value.details().startswith("board.trains[0].distance.stops_by_type.rows[0].multiplier:")
+    details = _invalid(stub, msg)
+    assert details.startswith("board.trains[0].distance.stops_by_type.rows[0].multiplier:")
 
 
 @pytest.mark.parametrize("name", ["1839", "1871sc"])
