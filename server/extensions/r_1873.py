@@ -26,7 +26,7 @@ def apply_extension(msg: pb.Harzbahn1873, board: Board) -> None:
         {"id": t.id, "name": t.name, "distance": t.distance, "diesel": t.diesel, "subtrains": list(t.subtrains),
          "maintenance": t.maintenance} for t in msg.super_trains]
     board.extra["company_home"] = list(msg.home_hexes) or board.extra.get("company_home", [])
-    diesel = next((t for t in msg.super_trains if t.diesel), None)
+    diesel = next((t for t in msg.super_trains if t.diesel and t.subtrains), None)  # as `view.Harzbahn.diesel_train`
     allocated = list(diesel.subtrains) if diesel else []
     board.extra["h1873"] = {
         "constants": {"STOP_REVENUE": msg.stop_revenue or 10, "DIESEL_STOP_REVENUE": msg.diesel_stop_revenue or 10,

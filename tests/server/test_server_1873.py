@@ -10,8 +10,9 @@ import grpc
 import pytest
 
 from routemax.v1 import routemax_pb2 as pb
-from server.convert import board_to_proto
+from server.convert import board_from_proto, board_to_proto
 from solver.input.snapshot import board_from_snapshot
+from solver.rulesets.r_1873.view import harzbahn
 from tests.conftest import CORPUS
 
 
@@ -68,6 +69,26 @@ def test_1873_board_without_its_extension_is_invalid_argument(stub) -> None:
         stub.Solve(pb.SolveRequest(board=msg))
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "board.h1873" in err.value.details()
+
+
+def test_a_diesel_left_without_its_allocated_subtrains_reads_the_same_by_both_paths(stub) -> None:
+    """The protobuf board states the diesel pool only, the allocated ids being the diesel's subtrains: a snapshot
+    that leaves them out reads so too (it used to read an empty pool, the protobuf board the subtrains: a random
+    input fuzz found the two boards differ), and one that allocates other ids is refused, naming the field."""
+    snap = _snapshot(1813)
+    diesel = next(t for t in snap["super_trains"] if t["diesel"])
+    assert snap["h1873"]["diesel"]["allocated_subtrains"] == diesel["subtrains"]
+    stated = harzbahn(board_from_snapshot(snap)).diesel_pool
+    snap["h1873"]["diesel"]["allocated_subtrains"] = []
+    left_out = board_from_snapshot(snap)
+    assert harzbahn(left_out).diesel_pool == stated
+    again = board_from_proto(pb.Board.FromString(board_to_proto(left_out).SerializeToString()))
+    assert harzbahn(again) == harzbahn(left_out)
+    snap["h1873"]["diesel"]["allocated_subtrains"] = diesel["subtrains"][:1] + ["D-99"]
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Solve(pb.SolveRequest(snapshot_json=json.dumps(snap)))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details().startswith("snapshot_json.h1873.diesel.allocated_subtrains: ")
 
 
 def _refused_as_standard(stub, how: str, snap: dict, msg: pb.Board) -> str:

@@ -7,6 +7,7 @@ strictly here, in the ruleset's `validate` hook, before any 1873 rule reads them
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as default_field
 from typing import Any
@@ -146,6 +147,18 @@ def _node_flags(board: Board) -> dict[str, set[str]]:
     return flags
 
 
+def _allocated(supers: Sequence[SuperTrain], allocated: tuple[str, ...]) -> tuple[str, ...]:
+    """The pool diesels allocated to the company's diesel: its subtrains (the engine allocates them), also
+    when the snapshot leaves them out; other ids are refused (the protobuf board states the pool only)."""
+    diesel = next((st for st in supers if st.diesel and st.subtrains), None)
+    if diesel is None:
+        return allocated
+    if allocated and allocated != tuple(diesel.subtrains):
+        raise BoardError("h1873.diesel.allocated_subtrains", f"the diesel {diesel.id}'s subtrains "
+                                                             f"{list(diesel.subtrains)} are the ones allocated")
+    return tuple(diesel.subtrains)
+
+
 def harzbahn(board: Board) -> Harzbahn:
     """Gather the 1873 facts of a board, checking every field strictly (BoardError names it)."""
     data = board.extra.get("h1873")
@@ -164,9 +177,10 @@ def harzbahn(board: Board) -> Harzbahn:
     mines, factories = _hex_money(board)
     flags = _node_flags(board)
     diesel = obj(field(data, "diesel", "h1873", {}), "h1873.diesel")
-    pool = tuple(str_list(field(diesel, "allocated_subtrains", "h1873.diesel", []), "h1873.diesel.allocated_subtrains",
-                          MAX_TRAINS)) + tuple(str_list(field(diesel, "next_pool_ids", "h1873.diesel", []),
-                                                        "h1873.diesel.next_pool_ids", MAX_TRAINS))
+    allocated = tuple(str_list(field(diesel, "allocated_subtrains", "h1873.diesel", []),
+                               "h1873.diesel.allocated_subtrains", MAX_TRAINS))
+    pool = _allocated(supers, allocated) + tuple(str_list(field(diesel, "next_pool_ids", "h1873.diesel", []),
+                                                          "h1873.diesel.next_pool_ids", MAX_TRAINS))
     homes = board.extra.get("company_home") or []
     homes = [homes] if isinstance(homes, str) else str_list(homes, "company.home", MAX_HEXES)
     _check_ids(board, supers, routes)
