@@ -13,7 +13,7 @@ from typing import Protocol
 from solver.model.board import Board
 from solver.model.results import Finding
 from solver.modifiers.model import BonusLine
-from solver.modifiers.settle import RunRoute, settle_run
+from solver.modifiers.settle import RunRoute, run_awards, settle_run
 
 
 class Priced(Protocol):
@@ -28,6 +28,15 @@ def run_route(board: Board, train_id: str, nodes: Sequence[str], revenue: int) -
     stops = [board.nodes[n] for n in nodes]
     return RunRoute(train_id, tuple(n.hex for n in stops), revenue, board.train(train_id).name,
                     tuple(n.kind for n in stops))
+
+
+def awarded_amounts(board: Board, routes: Sequence[tuple[str, Sequence[str]]]) -> dict[int, int]:
+    """What each route (train id, visited nodes; by index) is awarded by the BestRouteBonus rules, known
+    before it is priced: a list train's choice of paying stops counts it (FORMAT.md)."""
+    if not board.modifiers:
+        return {}
+    runs = [run_route(board, train, nodes, 0) for train, nodes in routes]
+    return {i: sum(line.amount for line in lines) for i, lines in run_awards(board.modifiers, runs).items()}
 
 
 def settle_priced(board: Board, priced: Sequence[Priced], findings: list[Finding]) -> tuple[int, list[BonusLine]]:

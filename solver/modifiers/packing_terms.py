@@ -13,6 +13,9 @@ it). On top of the options' sum:
   whichever route runs later takes both when both routes qualify for both. CP-SAT then picks a
   winner per award among the chosen options, one winner when each qualifies for the other award;
   the answer's run order comes from `settle.order_for_awards`. More than two are refused.
+  Where winning changes a list train's own price (its paying stops count the award: `award_prices`),
+  the award goes to the route its rule picks, with the change (`award_winner`); such a board may hold
+  one BestRouteBonus only.
 - DropLowestRoute (min_routes k): drop indicators d <= x on the options, sum(d) = y, and y is true
   exactly when k or more options are chosen; objective - sum(v * d). The maximiser drops the
   lowest chosen route, which is the rule. (The shortcut "best run of at most k - 1 routes" is not
@@ -42,9 +45,12 @@ from ortools.sat.python import cp_model
 from solver.model.board import Board, Train
 from solver.model.cpsat_terms import best_value_once
 from solver.model.errors import BoardError
+from solver.modifiers.award_prices import AwardChange, option_key
+from solver.modifiers.award_winner import AwardEntry, award_terms, award_winner
 from solver.modifiers.model import BestRouteBonus, ComboBonus, RequiredRoute, RouteSetRule, StopBonus, StopPaysOnce
 from solver.modifiers.settle import (
     award_is_max,
+    award_stop_count,
     best_last_winners,
     best_route_bonus,
     bonus_varies,
@@ -147,6 +153,30 @@ class RunTerms:
                                           "route takes each)")
         if self.units is not None and self.drop_at is not None:
             raise BoardError("modifiers", "the optimiser does not combine StopPaysOnce with DropLowestRoute")
+        self.changes: dict[tuple, AwardChange] = {}  # options whose price winning the award changes (`option_key`)
+        self.ranks: list[str] = []  # per class, its greatest train id (a tie on visited stops goes to it)
+
+    def set_award_changes(self, changes: dict[tuple, AwardChange], ranks: Sequence[str]) -> None:
+        """The options whose price winning the award changes (`award_prices.award_changes`, keyed by
+        `option_key`): the run's value and model then give the award as its rule does (`award_winner`)."""
+        if changes and len(self.best) != 1:
+            raise BoardError("modifiers", "the optimiser prices a route whose paying stops change when it wins a "
+                                          "BestRouteBonus only on a board with one BestRouteBonus")
+        self.changes, self.ranks = changes, list(ranks)
+
+    def entry(self, cand: Cand, ci: int) -> AwardEntry:
+        """The option under the one award of a board with award changes."""
+        m = self.best[0]
+        hexes = self.hexes(cand)
+        kinds = tuple(self.kind_of[n] for n in cand.nodes)
+        found = self.changes.get(option_key(cand, ci))
+        return AwardEntry(best_route_bonus(m, hexes, kinds, self.names[ci]), award_stop_count(m, hexes, kinds),
+                          self.ranks[ci], 0 if found is None else found.change)
+
+    def winner(self, cands: Sequence[Cand], chosen: Sequence[Option]) -> tuple[int | None, int] | None:
+        """On a board with award changes: the chosen option that wins (its place in `chosen`) and what the
+        award adds; None when no legal run gives it (`award_winner`)."""
+        return award_winner(self.best[0], [self.entry(cands[r], ci) for r, ci in chosen])
 
     def hexes(self, cand: Cand) -> tuple[str, ...]:
         return tuple(self.hex_of[n] for n in cand.nodes)
@@ -181,8 +211,13 @@ class RunTerms:
             if sum(1 for r, ci in chosen if visits_set_hexes(m, self.hexes(cands[r]), self.names[ci])) > m.count:
                 return None
         bonus = [self.awards(cands[r], ci) for r, ci in chosen]
+        if self.changes:
+            won = self.winner(cands, chosen)
+            if won is None:
+                return None
+            total += won[1]
         for k in range(len(self.best)):
-            if k not in self.ordered:
+            if k not in self.ordered and not self.changes:
                 total += max((b[k] for b in bonus), default=0)
         if self.ordered:  # the run order decides which route takes each
             total += best_last_winners([[b[k] for b in bonus] for k in self.ordered])[0]
@@ -195,6 +230,9 @@ class RunTerms:
 
     def upper_extra(self, cands: Sequence[Cand]) -> int:
         """What the run rules can add to a conflict-free sum of options: the largest bonus each."""
+        if self.changes:  # the award and what winning may add
+            return max((e.bonus + max(e.change or 0, 0) for c in cands for ci in c.revenue
+                        if (e := self.entry(c, ci)).bonus > 0), default=0)
         out = 0
         for k in range(len(self.best)):
             out += max((self.awards(c, ci)[k] for c in cands for ci in c.revenue), default=0)
@@ -206,8 +244,10 @@ class RunTerms:
         terms: list[tuple[int, Any]] = []
         if self.ordered:
             terms += self._two_last_awards(model, xs, cands)
+        if self.changes:
+            terms += award_terms(model, self.best[0], xs, lambda o: self.entry(cands[o[0]], o[1]))
         for k in range(len(self.best)):
-            if k in self.ordered:
+            if k in self.ordered or self.changes:
                 continue
             by_value: dict[int, list[Any]] = defaultdict(list)
             for (r, ci), x in xs.items():

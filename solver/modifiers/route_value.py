@@ -426,9 +426,12 @@ class _Search:
     """What a paying-stop search reads: the route, its bonuses, zeros and candidates-scoped rules."""
 
     def __init__(self, train: Train, nodes: Sequence[Node], mods: TrainMods, zero: Zero | None,
-                 path_hexes: Sequence[str]) -> None:
+                 path_hexes: Sequence[str], award: int = 0) -> None:
         self.train, self.nodes, self.mods, self.zero, self.path_hexes = train, nodes, mods, zero, path_hexes
         self.broken: set[int] = set()  # candidates-scoped rules broken by an evaluated subset
+        # a choice of paying stops pays when its value is above this: 0 less the route's awarded BestRouteBonus,
+        # which FORMAT.md counts in the value ("+ an awarded BestRouteBonus")
+        self.floor = -award
 
     @cached_property
     def own(self) -> list[int]:
@@ -519,7 +522,7 @@ def _best_list_subset(s: _Search) -> tuple[dict[int, int], int] | None:
             value = s.value(counted)
             if best is None or value > best_value:
                 best, best_value = {i: v for i, (_, v) in zip(combo, counted)}, value
-        if best is not None and best_value > 0:
+        if best is not None and best_value > s.floor:
             return best, best_value
     return {}, 0
 
@@ -543,7 +546,7 @@ def _best_of_size(s: _Search, rows: Sequence[DistanceRow], keep: list[int], size
         value = s.value(counted)
         if best is None or value > best[0] or (value == best[0] and j < best[1]):
             best = (value, j, {i: v for i, (_, v) in zip(combo, counted)})
-    return (best[2], best[0]) if best is not None and best[0] > 0 else None
+    return (best[2], best[0]) if best is not None and best[0] > s.floor else None
 
 
 def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
@@ -596,7 +599,7 @@ def _mandatory_first(s: _Search) -> tuple[dict[int, int], int] | None:
             value = s.value([(nodes[i], own_at[i]) for i in order])
         if best is None or value > best[1]:
             best = ({i: own_at[i] for i in order}, value)
-    if best is None or (not exact and best[1] <= 0):
+    if best is None or (not exact and best[1] <= s.floor):
         return None
     return best
 
@@ -631,19 +634,22 @@ def path_hexes_of(legs: Sequence, stops: Sequence[Node] = ()) -> tuple[str, ...]
 
 
 def route_value(board: Board, train: Train, node_ids: Sequence[str], mods: RouteMods | None = None,
-                path_hexes: Sequence[str] = (), zero: Zero | None = None) -> RouteValue:
+                path_hexes: Sequence[str] = (), zero: Zero | None = None, award: int = 0) -> RouteValue:
     """Price one route and check its route rules: per-stop revenues, bonus lines, subsidy, findings
     (`mods`: default the board's; `path_hexes`: the hexes its legs pass, for path-hex bonuses and
-    rules; `zero`: stops that pay nothing here because an earlier route counted them)."""
+    rules; `zero`: stops that pay nothing here because an earlier route counted them; `award`: the
+    BestRouteBonus awarded to the route, which a list train's choice of paying stops counts).
+    The award's own line is the run's (`settle`), not in the value returned."""
     if mods is None:
         mods = route_mods(getattr(board, "modifiers", ()))
     nodes = [board.nodes[n] for n in node_ids]
     tm = mods.for_train(train.name) if mods is not None else NO_MODS
     bonuses = tm.bonuses
-    if tm.plain and zero is None:  # vocabulary v1: the fast paths
+    listed_award = award > 0 and train.unit == "stops_by_type"
+    if tm.plain and zero is None and not listed_award:  # vocabulary v1: the fast paths
         return _plain_value(train, nodes, bonuses)
     counted_at: dict[int, int] | None = None
-    search = _Search(train, nodes, tm, zero, path_hexes)
+    search = _Search(train, nodes, tm, zero, path_hexes, award if listed_award else 0)
     if train.unit == "stops_by_type":
         if tm.counted_stops is not None:
             found = _mandatory_first(search)
@@ -651,9 +657,10 @@ def route_value(board: Board, train: Train, node_ids: Sequence[str], mods: Route
                 return RouteValue([0] * len(nodes), findings=[(NO_PAYING_STOPS, f"no choice of paying stops earns "
                                                                 f"anything ({tm.counted_stops.label})")])
             counted_at = found[0]
-        elif (bonuses is not None and bonuses.touches(nodes, path_hexes)) or tm.candidate_rules or zero is not None:
+        elif (bonuses is not None and bonuses.touches(nodes, path_hexes)) or tm.candidate_rules or zero is not None \
+                or listed_award:
             quick = _separable(train, nodes, bonuses) \
-                if bonuses is not None and not tm.candidate_rules and zero is None else None
+                if bonuses is not None and not tm.candidate_rules and zero is None and not listed_award else None
             found = (quick, 0) if quick is not None else _best_list_subset(search)
             counted_at = found[0] if found is not None else None
     if counted_at is None:

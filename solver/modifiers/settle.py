@@ -48,7 +48,7 @@ class RunSettlement:
     findings: list[tuple[str, str]] = field(default_factory=list)  # (code, message)
 
 
-def _stop_count(m: BestRouteBonus, hexes: Sequence[str], kinds: Sequence[str]) -> int:
+def award_stop_count(m: BestRouteBonus, hexes: Sequence[str], kinds: Sequence[str]) -> int:
     """The route's visited stops as `m` counts them (only `stop_kinds`, when given)."""
     if m.stop_kinds is None:
         return len(hexes)
@@ -64,7 +64,7 @@ def best_route_bonus(m: BestRouteBonus, hexes: Sequence[str], kinds: Sequence[st
     if any(h not in hexes for h in m.requires_hexes):
         return 0
     if m.per_visited_stop:
-        return m.per_visited_stop * _stop_count(m, hexes, kinds)
+        return m.per_visited_stop * award_stop_count(m, hexes, kinds)
     if m.per_distinct:
         table = dict(m.distinct_hex_values)
         return m.per_distinct * len({table[h] for h in hexes if h in table})
@@ -83,7 +83,7 @@ def awarded_route(m: BestRouteBonus, routes: Sequence[RunRoute]) -> int | None:
         return qualifying[-1]
     if m.award == "first_max":
         return max(qualifying, key=lambda i: (bonus[i], -i))
-    return max(qualifying, key=lambda i: (_stop_count(m, routes[i].hexes, routes[i].kinds), routes[i].train))
+    return max(qualifying, key=lambda i: (award_stop_count(m, routes[i].hexes, routes[i].kinds), routes[i].train))
 
 
 def award_is_max(m: BestRouteBonus) -> bool:
@@ -115,18 +115,27 @@ def drop_threshold(modifiers: Sequence[Modifier]) -> tuple[int, DropLowestRoute]
     return m.min_routes, m
 
 
-def settle_run(modifiers: Sequence[Modifier], routes: Sequence[RunRoute]) -> RunSettlement:
-    """Apply the run rules to priced routes: awards (added to a route), the drop, required runs."""
-    revenue = [r.revenue for r in routes]
-    out = RunSettlement(total=0)
+def run_awards(modifiers: Sequence[Modifier], routes: Sequence[RunRoute]) -> dict[int, list[BonusLine]]:
+    """The BestRouteBonus lines each route is awarded (by route index). They read the routes' trains and
+    visited stops only, so they are known before the routes are priced."""
+    out: dict[int, list[BonusLine]] = {}
     for m in modifiers:
         if isinstance(m, BestRouteBonus):
             i = awarded_route(m, routes)
             if i is not None:
                 amount = best_route_bonus(m, routes[i].hexes, routes[i].kinds, routes[i].name)
-                out.awards.setdefault(i, []).append(BonusLine(m.label, amount, m.source))
-                revenue[i] += amount
-        elif isinstance(m, RequiredRoute) and routes and not any(meets_required(m, r.hexes, r.name) for r in routes):
+                out.setdefault(i, []).append(BonusLine(m.label, amount, m.source))
+    return out
+
+
+def settle_run(modifiers: Sequence[Modifier], routes: Sequence[RunRoute]) -> RunSettlement:
+    """Apply the run rules to priced routes: awards (added to a route), the drop, required runs."""
+    revenue = [r.revenue for r in routes]
+    out = RunSettlement(total=0, awards=run_awards(modifiers, routes))
+    for i, lines in out.awards.items():
+        revenue[i] += sum(line.amount for line in lines)
+    for m in modifiers:
+        if isinstance(m, RequiredRoute) and routes and not any(meets_required(m, r.hexes, r.name) for r in routes):
             out.findings.append((REQUIRED_ROUTE_MISSING, f"{m.error} ({m.label}: a route from and to "
                                                          f"{', '.join(m.endpoint_hexes)})"))
         elif isinstance(m, RouteSetRule):

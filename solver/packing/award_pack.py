@@ -29,9 +29,10 @@ def award_search_fits(terms: RunTerms | None) -> bool:
     """Whether `award_packing` prices this board's runs exactly: best-route awards are its only run
     rules, there are at most MAX_AWARD_RULES of them, and at most one goes to the last route with a
     bonus that differs between routes (with two, the run order may not give each its largest bonus:
-    `settle.best_last_winners`)."""
+    `settle.best_last_winners`), and winning changes no route's own price (`RunTerms.changes`: the
+    winner is then the one the award's rule picks, which CP-SAT models)."""
     return (terms is not None and 0 < len(terms.best) <= MAX_AWARD_RULES and not (terms.required or terms.set_rules)
-            and terms.units is None and terms.drop_at is None
+            and terms.units is None and terms.drop_at is None and not terms.changes
             and sum(1 for m in terms.best if bonus_varies(m)) <= 1)
 
 

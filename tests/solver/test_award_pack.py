@@ -34,6 +34,7 @@ class _Terms:
         self.set_rules: list = []
         self.units = None
         self.drop_at: int | None = None
+        self.changes: dict = {}
         self._awards = awards
 
     def awards(self, cand: Candidate, ci: int) -> list[int]:
@@ -119,7 +120,8 @@ def test_the_search_takes_only_the_rules_it_prices() -> None:
     terms = _Terms(1, {})
     assert award_search_fits(terms)  # type: ignore[arg-type]
     for field, value in (("best", []), ("best", [object()] * 3), ("units", {"a": ("a", 10)}),
-                         ("required", [object()]), ("set_rules", [object()]), ("drop_at", 3)):
+                         ("required", [object()]), ("set_rules", [object()]), ("drop_at", 3),
+                         ("changes", {("a",): object()})):
         other = _Terms(1, {})
         setattr(other, field, value)
         assert not award_search_fits(other), field  # type: ignore[arg-type]

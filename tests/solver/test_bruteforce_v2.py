@@ -45,6 +45,13 @@ REGRESSIONS = {
     412278: "OverlapRule route with StopPaysOnce: a second train may run the same route for its bonuses alone, and "
             "no copy of the route was a candidate (a later sweep)",
     414041: "the same, with a ComboBonus (a later sweep)",
+    73971: "a list train's paying stops count an awarded BestRouteBonus (FORMAT.md): with a negative ComboBonus the "
+           "largest size, worth nothing alone, pays with the award, and the winner earns less",
+    301434: "the same with a RouteRule and exclusive ComboBonuses",
+    418910: "the same with a -stop_revenue StopBonus and a RequiredRoute",
+    807384: "the same, found again by a sweep",
+    807534: "the same where no size pays without the award and a path-hex StopBonus makes the route worth less than "
+            "nothing: winning raises its price",
 }
 BATCH = 20
 SEARCH_LIMIT = 20_000  # route sets the brute force may try on one board

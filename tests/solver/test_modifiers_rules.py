@@ -285,6 +285,91 @@ def test_best_last_winners_reads_the_run_order_precedence() -> None:
     assert best_last_winners([[0, 0], [40, 0]]) == (40, [None, 0])
 
 
+# ---------------------------------------------------------------- an award in the choice of paying stops
+
+TOLL = {"type": "StopBonus", "source": "toll", "label": "Toll", "hexes": {"X0": -10, "X1": -20}, "count": "per_hex",
+        "scope": "path_hexes"}
+
+
+def _mail(award: str) -> dict[str, Any]:
+    return {"type": "BestRouteBonus", "source": "mail", "label": "Mail", "per_visited_stop": 20, "award": award}
+
+
+@pytest.mark.parametrize("award", ["last", "first_max", "most_visited_stops"])
+def test_an_award_counts_in_a_list_trains_choice_of_paying_stops(award: str) -> None:
+    """FORMAT.md: a list train pays the largest size of stops whose best value, an awarded BestRouteBonus
+    included, is positive. X0-X1 pays 30 against a toll of 30: no size pays alone (the route is worth -30),
+    but with the Mail award of 40 both stops pay: 30 - 30 + 40."""
+    b = BoardBuilder()
+    x = Row(b, "X", [20, 10])
+    b.train("L-1", [{"nodes": ["city"], "pay": 2, "visit": 2}], name="L")
+    bd = board(b, TOLL, _mail(award))
+    ev = evaluate(bd, [x.claim("L-1", 0, 1)])
+    assert ev.routes[0].stop_revenues == [20, 10] and ev.revenue == 40
+    res = solve(bd, SolveOptions(time_limit_s=20))
+    assert res.status == "OPTIMAL" and res.revenue == res.bound == 40
+
+
+def _sleeper_board() -> tuple[Board, Row, Row]:
+    """X0-X2 (three 10s) earns 10 + 10 - 40 with its pair bonus if X0 and X2 both pay; Y0-Y1 earns 60."""
+    b = BoardBuilder()
+    x, y = Row(b, "X", [10, 10, 10]), Row(b, "Y", [30, 30])
+    b.train("L-1", [{"nodes": ["city"], "pay": 3, "visit": 3}], name="L")
+    b.train("2-0", 2)
+    pair = {"type": "ComboBonus", "source": "c", "label": "Pair", "sets": [{"X0": 0}, {"X2": 0}], "amount": -40}
+    return board(b, pair, {**_mail("first_max"), "label": "Sleeper"}), x, y
+
+
+def test_the_largest_bonus_wins_even_where_winning_lowers_its_route() -> None:
+    """first_max: X0-X2 has the largest bonus (60) and so takes it, and the award makes all three stops pay:
+    30 - 40 + 60 = 50, not the 20 + 60 it earns with two stops. So X0-X1 (bonus 40, tied with Y, which takes
+    it) beats X0-X2: 20 + 60 + 40 = 120 against 50 + 60. The optimiser used to answer 140."""
+    bd, x, y = _sleeper_board()
+    assert evaluate(bd, [x.claim("L-1", 0, 2), y.claim("2-0", 0, 1)]).revenue == 110
+    assert evaluate(bd, [y.claim("2-0", 0, 1), x.claim("L-1", 0, 1)]).revenue == 120
+    res = solve(bd, SolveOptions(time_limit_s=20))
+    assert res.status == "OPTIMAL" and res.revenue == res.bound == 120
+
+
+def _tied_board(award: str, other: str, *more: dict[str, Any]) -> tuple[Board, Row, Row]:
+    """X0-X1 (two 10s) pays one stop alone, its pair bonus of -30 with both; Y0-Y1 earns 60. Both visit two
+    stops: Mail ties at 40."""
+    b = BoardBuilder()
+    x, y = Row(b, "X", [10, 10]), Row(b, "Y", [30, 30])
+    b.train("L-1", [{"nodes": ["city"], "pay": 2, "visit": 2}], name="L")
+    b.train(other, 2)
+    pair = {"type": "ComboBonus", "source": "c", "label": "Pair", "sets": [{"X0": 0}, {"X1": 0}], "amount": -30}
+    return board(b, pair, _mail(award), *more), x, y
+
+
+@pytest.mark.parametrize(("award", "winner_first"), [("first_max", False), ("last", True)])
+def test_a_tied_award_goes_where_it_earns_most_in_the_run_order(award: str, winner_first: bool) -> None:
+    """On a tie the player's run order picks the winner (first_max: the first, last: the last): Y takes
+    Mail (10 + 60 + 40), not X, which winning would make pay both stops (-10 + 40) for 90."""
+    bd, x, y = _tied_board(award, "2-0")
+    x_wins = [x.claim("L-1", 0, 1), y.claim("2-0", 0, 1)]
+    assert evaluate(bd, x_wins if award == "first_max" else x_wins[::-1]).revenue == 90
+    res = solve(bd, SolveOptions(time_limit_s=20))
+    assert res.status == "OPTIMAL" and res.revenue == res.bound == 110
+    assert [r.train for r in res.routes if r.bonuses and r.bonuses[-1].label == "Mail"] == ["2-0"]
+    assert res.routes[-1 if winner_first else 0].train == "2-0"
+
+
+@pytest.mark.parametrize(("other", "best"), [("2-0", 100), ("Z-0", 110)])
+def test_a_tie_on_visited_stops_goes_to_the_greatest_train_id(other: str, best: int) -> None:
+    """most_visited_stops: X and Y tie on two stops, so the greater train id wins. Against 2-0, L-1 wins
+    and X then pays -10 + 40: running Y alone on L-1 is better (60 + 40). Against Z-0, Y wins: 110."""
+    bd, _, _ = _tied_board("most_visited_stops", other)
+    res = solve(bd, SolveOptions(time_limit_s=20))
+    assert res.status == "OPTIMAL" and res.revenue == res.bound == best
+
+
+def test_a_board_with_award_changes_and_two_awards_is_refused() -> None:
+    bd, _, _ = _tied_board("first_max", "2-0", {**_mail("last"), "label": "Express", "source": "express"})
+    with pytest.raises(BoardError, match="one BestRouteBonus"):
+        solve(bd, SolveOptions(time_limit_s=20))
+
+
 # ---------------------------------------------------------------- RequiredRoute and DropLowestRoute
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from solver.model.board import Board, Train
 from solver.model.legs import Leg
 from solver.model.results import BonusLine, ClaimedRoute, Evaluation, Finding, PricedRoute
-from solver.modifiers.apply import settle_priced
+from solver.modifiers.apply import awarded_amounts, settle_priced
 from solver.modifiers.route_value import path_hexes_of, route_mods, route_value
 from solver.modifiers.sharing import PaidStops, overlap_group, overlap_rule, stop_pays_once
 from solver.routes.claims import read_claim
@@ -33,6 +33,7 @@ def evaluate_run(board: Board, claims: Sequence[ClaimedRoute], track_group: Trac
     overlap = overlap_rule(board.modifiers)  # which routes may share track
     once = stop_pays_once(board.modifiers)
     paid = PaidStops(once) if once is not None else None  # stops counted by an earlier route
+    read: list[tuple[int, ClaimedRoute, list[Leg], Train]] = []  # the claims that read as routes
     for i, claim in enumerate(claims):
         legs, claim_findings = read_claim(board, claim, i, train_ids, used_trains)
         findings.extend(claim_findings)
@@ -44,9 +45,12 @@ def evaluate_run(board: Board, claims: Sequence[ClaimedRoute], track_group: Trac
         groups.append(track_group(board, train) + overlap_group(overlap, train.name, i))
         findings.extend(check_route(board, train, claim.nodes, legs, i))
         legs_by_route.append(legs)
+        read.append((i, claim, legs, train))
+    awards = awarded_amounts(board, [(claim.train, claim.nodes) for _, claim, _, _ in read])
+    for j, (i, claim, legs, train) in enumerate(read):
         # stops, the modifiers' route bonuses, subsidy and route rules
         value = route_value(board, train, claim.nodes, mods, path_hexes_of(legs, [board.nodes[n] for n in claim.nodes]),
-                            paid.zero if paid is not None else None)
+                            paid.zero if paid is not None else None, awards.get(j, 0))
         findings.extend(Finding(code, f"the route of {claim.train}: {msg}", i) for code, msg in value.findings)
         bonuses = list(value.bonuses)
         if paid is not None and once is not None:

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field, replace
 
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
-from solver.model.results import Objective, SolveOptions, SolveResult, Status
+from solver.model.results import ClaimedRoute, Objective, SolveOptions, SolveResult, Status
 from solver.modifiers.apply import run_route
+from solver.modifiers.award_prices import award_changes, option_key
 from solver.modifiers.model import ROUTE_BONUSES
 from solver.modifiers.packing_terms import RunTerms, modifier_bound, run_terms
 from solver.modifiers.settle import order_for_awards
@@ -123,6 +124,9 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
         # unaffected): copies where that can earn anything
         copies = stop_pays_once(board.modifiers) is None or any(isinstance(m, ROUTE_BONUSES) for m in board.modifiers)
         cands = routes_share_track(cands, counts, copies=copies)
+    if terms is not None and terms.best:  # a list train's paying stops count an award it wins (FORMAT.md)
+        ranks = [max(t.id for t in m) for m in members]  # per class, its greatest train id
+        terms.set_award_changes(award_changes(board, cands, reps, with_subsidy), ranks)
     return _Run(board, opts, track_group, budget, reps, members, counts, graph, terms, with_subsidy, groups, stats,
                 cands, exhaustive)
 
@@ -249,13 +253,40 @@ def answer_phase(run: _Run, found: Packing, best: int, bound: int, status: Statu
     confirm `best` (`recheck`)."""
     board = run.board
     claims = claims_of_choice(run.cands, found.chosen, run.members)
-    if board.modifiers:  # awards "last" go to the routes that earn the most (`settle.order_for_awards`)
+    if run.terms is not None and run.terms.changes:  # the award to the route the value gave it
+        claims = award_to_winner(run, found.chosen, claims)
+    elif board.modifiers:  # awards "last" go to the routes that earn the most (`settle.order_for_awards`)
         claims = [claims[i] for i in order_for_awards(board.modifiers,
                                                       [run_route(board, c.train, c.nodes, 0) for c in claims])]
     evaluation = evaluate_run(board, claims, run.track_group)
     recheck(board, evaluation, best, counts_subsidy=run.with_subsidy)
     return SolveResult(revenue=evaluation.revenue, status=status, bound=bound, routes=evaluation.routes,
                        stats=run.stats, evaluation=evaluation, subsidy=evaluation.subsidy)
+
+
+def award_to_winner(run: _Run, chosen: list[Choice], claims: list[ClaimedRoute]) -> list[ClaimedRoute]:
+    """The claims ordered, turned and numbered so that the evaluator gives the award to the route the run's
+    value gave it (`RunTerms.winner`): last for `last`, first for `first_max`, the greatest train id of its
+    class for `most_visited_stops` (the class outranks every other tied one), and run the way round that
+    earns most when it wins (`award_prices`)."""
+    assert run.terms is not None
+    won = run.terms.winner(run.cands, chosen)
+    if won is None or won[0] is None:
+        return claims
+    r, ci = chosen[won[0]]
+    cand = run.cands[r]
+    at = next(i for i, c in enumerate(claims) if tuple(c.nodes) == cand.nodes)
+    claim = claims.pop(at)
+    change = run.terms.changes.get(option_key(cand, ci))
+    if change is not None and change.back:
+        claim = replace(claim, nodes=list(reversed(claim.nodes)),
+                        legs=[list(reversed(leg)) for leg in reversed(claim.legs)])
+    award = run.terms.best[0].award
+    if award == "most_visited_stops":  # the winner takes its class's greatest id from whichever route held it
+        top = run.terms.ranks[ci]
+        claims = [replace(c, train=claim.train) if c.train == top else c for c in claims]
+        claim = replace(claim, train=top)
+    return [claim, *claims] if award == "first_max" else [*claims, claim]
 
 
 def routes_share_track(cands: list[Candidate], counts: list[int], copies: bool) -> list[Candidate]:
