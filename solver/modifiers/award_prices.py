@@ -31,10 +31,12 @@ class Candidate(Protocol):
 @dataclass(frozen=True)
 class AwardChange:
     """How an option earns when it wins the award: `change` is added to its value and the award (None:
-    no legal run of the route wins it), `back` when it earns that run the other way round."""
+    no legal run of the route wins it), `back` when it earns that run the other way round, `must_win`
+    when the route is legal only as the winner (a candidate worth nothing otherwise: `award_only`)."""
 
     change: int | None
     back: bool = False
+    must_win: bool = False
 
 
 def option_key(cand: Any, ci: int) -> tuple:
@@ -52,9 +54,9 @@ def _worth(v: RouteValue, with_subsidy: bool) -> int | None:
 
 
 def _may_change(train: Train, cand: Candidate, ci: int) -> bool:
-    """Whether winning can change what the route counts: a list train (not CountedStops, whose choice the
-    award does not move) that counts fewer stops than it could; a stop that pays nothing counts as one
-    not counted, which only asks for a full pricing."""
+    """Whether winning can change what the route counts: a list train that counts fewer stops than it could
+    (under CountedStops, whose choice the award does not move, a route that pays too little is legal only
+    as the winner); a stop that pays nothing counts as one not counted, which only asks for a full pricing."""
     if train.unit != "stops_by_type":
         return False
     counted = sum(1 for v in cand.revenue[ci][:len(cand.nodes)] if v)
@@ -63,9 +65,11 @@ def _may_change(train: Train, cand: Candidate, ci: int) -> bool:
 
 def award_changes(board: Board, cands: Sequence[Candidate], classes: Sequence[Train], with_subsidy: bool
                   ) -> dict[tuple, AwardChange]:
-    """The options (by `option_key`) whose price winning the board's BestRouteBonus changes (for each award
-    alone and, with several, all those it qualifies for together), with the change. Empty on most boards: it
-    takes a list train, an award and a bonus that can make a larger choice of stops worth nothing or less."""
+    """The options (by `option_key`) whose price winning the board's BestRouteBonus changes, with the change.
+    With several awards, each alone and all those an option qualifies for together are tried: any change
+    there makes the optimiser refuse the board (`RunTerms.set_award_changes`) rather than misprice it.
+    Empty on most boards: it takes a list train, an award and a bonus that can make a larger choice of
+    stops worth nothing or less (or a route rule that only a larger choice meets)."""
     awards = [m for m in board.modifiers if isinstance(m, BestRouteBonus)]
     if not awards or not any(t.unit == "stops_by_type" for t in classes):
         return {}
@@ -76,8 +80,6 @@ def award_changes(board: Board, cands: Sequence[Candidate], classes: Sequence[Tr
             train = classes[ci]
             if not _may_change(train, cand, ci):
                 continue
-            if mods is not None and mods.for_train(train.name).counted_stops is not None:
-                continue
             stops = [board.nodes[n] for n in cand.nodes]
             hexes = tuple(n.hex for n in stops)
             kinds = tuple(n.kind for n in stops)
@@ -87,8 +89,8 @@ def award_changes(board: Board, cands: Sequence[Candidate], classes: Sequence[Tr
                 amounts.add(sum(b for b in bonus if b > 0))
             for amount in sorted(amounts):
                 found = _change(board, train, cand, ci, amount, with_subsidy, mods)
-                if found.change != 0:
-                    out[option_key(cand, ci)] = found
+                if found.change != 0 or found.back or found.must_win:  # (as much, but only the other way round
+                    out[option_key(cand, ci)] = found  # or only as the winner)
     return out
 
 
@@ -105,10 +107,12 @@ def _change(board: Board, train: Train, cand: Candidate, ci: int, award: int, wi
             mods: RouteMods | None) -> AwardChange:
     """The change winning an award of `award` makes to the option's value, either way round."""
     ahead_hexes, back_hexes = _path_hexes_both(board, cand)
+    both = ((cand.nodes, ahead_hexes, False), (cand.nodes[::-1], back_hexes, True))
     ways = [(_worth(route_value(board, train, nodes, mods, hexes, award=award), with_subsidy), back)
-            for nodes, hexes, back in ((cand.nodes, ahead_hexes, False), (cand.nodes[::-1], back_hexes, True))]
+            for nodes, hexes, back in both]
     legal = [(v, back) for v, back in ways if v is not None]
     if not legal:
         return AwardChange(None)
     value, back = max(legal, key=lambda e: (e[0], not e[1]))
-    return AwardChange(value - sum(cand.revenue[ci]), back)
+    must_win = all(route_value(board, train, nodes, mods, hexes).findings for nodes, hexes, _ in both)
+    return AwardChange(value - sum(cand.revenue[ci]), back, must_win)

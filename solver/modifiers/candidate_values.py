@@ -42,6 +42,7 @@ from solver.modifiers.route_value import (
     route_value,
     rule_findings,
 )
+from solver.modifiers.settle import best_route_bonus
 from solver.rules.train_rules import list_pays_every_stop
 
 EVERY_STOP_PAYS = ("stops", "hexes", "none")  # units whose routes pay every visited stop (no subset chosen)
@@ -164,6 +165,23 @@ class CandidatePricer:
         # the same per route, ahead and back
         self._route_hexes: dict[tuple[int, int], tuple[Sequence[Leg], tuple[str, ...], tuple[str, ...]]] = {}
         self._miss_tests: dict[tuple[str, str, bool], StopsTest | None] = {}  # `miss_test`
+        self.awards = [m for m in board.modifiers if isinstance(m, BestRouteBonus)]
+
+    def award_only(self, train: Train, nodes: Sequence[str], legs: Sequence[Leg] = ()) -> bool:
+        """Whether a route that breaks a route rule either way is legal as the winner of the board's awards:
+        a list train's paying stops count an award it wins (FORMAT.md), so it may then count the stops a
+        rule asks for, or pay at all under CountedStops (`award_prices` prices it as the winner only)."""
+        d = self.train_mods(train.name)
+        if not self.awards or train.unit != "stops_by_type" or d is None:
+            return False
+        stops = [self.board.nodes[n] for n in nodes]
+        hexes, kinds = [n.hex for n in stops], [n.kind for n in stops]
+        award = sum(max(0, best_route_bonus(m, hexes, kinds, train.name)) for m in self.awards)
+        if award <= 0:
+            return False
+        ahead, back = self.path_hexes_both(d, legs, nodes) if d.mods.uses_path else ((), ())
+        return any(not route_value(self.board, train, way, self.mods, path, award=award).findings
+                   for way, path in ((nodes, ahead), (nodes[::-1], back)))
 
     def train_mods(self, name: str) -> _Direction | None:
         """The modifiers of one train name, with what the pricer derives from them (None: none apply)."""

@@ -154,15 +154,15 @@ class RunTerms:
         if self.units is not None and self.drop_at is not None:
             raise BoardError("modifiers", "the optimiser does not combine StopPaysOnce with DropLowestRoute")
         self.changes: dict[tuple, AwardChange] = {}  # options whose price winning the award changes (`option_key`)
-        self.ranks: list[str] = []  # per class, its greatest train id (a tie on visited stops goes to it)
+        self.ids: list[list[str]] = []  # per class, its train ids (a tie on visited stops goes to the greatest)
 
-    def set_award_changes(self, changes: dict[tuple, AwardChange], ranks: Sequence[str]) -> None:
+    def set_award_changes(self, changes: dict[tuple, AwardChange], ids: Sequence[Sequence[str]]) -> None:
         """The options whose price winning the award changes (`award_prices.award_changes`, keyed by
         `option_key`): the run's value and model then give the award as its rule does (`award_winner`)."""
         if changes and len(self.best) != 1:
             raise BoardError("modifiers", "the optimiser prices a route whose paying stops change when it wins a "
                                           "BestRouteBonus only on a board with one BestRouteBonus")
-        self.changes, self.ranks = changes, list(ranks)
+        self.changes, self.ids = changes, [sorted(c) for c in ids]
 
     def entry(self, cand: Cand, ci: int) -> AwardEntry:
         """The option under the one award of a board with award changes."""
@@ -171,12 +171,12 @@ class RunTerms:
         kinds = tuple(self.kind_of[n] for n in cand.nodes)
         found = self.changes.get(option_key(cand, ci))
         return AwardEntry(best_route_bonus(m, hexes, kinds, self.names[ci]), award_stop_count(m, hexes, kinds),
-                          self.ranks[ci], 0 if found is None else found.change)
+                          ci, 0 if found is None else found.change, found is not None and found.must_win)
 
     def winner(self, cands: Sequence[Cand], chosen: Sequence[Option]) -> tuple[int | None, int] | None:
         """On a board with award changes: the chosen option that wins (its place in `chosen`) and what the
         award adds; None when no legal run gives it (`award_winner`)."""
-        return award_winner(self.best[0], [self.entry(cands[r], ci) for r, ci in chosen])
+        return award_winner(self.best[0], [self.entry(cands[r], ci) for r, ci in chosen], self.ids)
 
     def hexes(self, cand: Cand) -> tuple[str, ...]:
         return tuple(self.hex_of[n] for n in cand.nodes)
@@ -245,7 +245,7 @@ class RunTerms:
         if self.ordered:
             terms += self._two_last_awards(model, xs, cands)
         if self.changes:
-            terms += award_terms(model, self.best[0], xs, lambda o: self.entry(cands[o[0]], o[1]))
+            terms += award_terms(model, self.best[0], xs, lambda o: self.entry(cands[o[0]], o[1]), self.ids)
         for k in range(len(self.best)):
             if k in self.ordered or self.changes:
                 continue

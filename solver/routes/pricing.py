@@ -340,8 +340,10 @@ class RouteBuilder:
                         priced_by_table[table] = priced
                 else:
                     priced = priced_by_table[table]
-            if priced is ILLEGAL:  # it breaks a route rule either way
-                continue
+            if priced is ILLEGAL:  # it breaks a route rule either way ...
+                if pricer is None or not pricer.award_only(train, nodes_, legs):
+                    continue
+                priced = ([0] * len(nodes_), False, 0)  # ... unless it wins an award: worth nothing otherwise
             subsidy = 0
             if priced is not None:
                 revs, reverse, subsidy = priced  # type: ignore[misc]

@@ -364,6 +364,85 @@ def test_a_tie_on_visited_stops_goes_to_the_greatest_train_id(other: str, best: 
     assert res.status == "OPTIMAL" and res.revenue == res.bound == best
 
 
+AWARDS = ["last", "first_max", "most_visited_stops"]
+TWO_CITIES = [{"nodes": ["city"], "pay": 2, "visit": 2}]
+PAIR_X = {"type": "ComboBonus", "source": "c", "label": "Pair", "sets": [{"X0": 0}, {"X1": 0}], "amount": -30}
+
+
+def _solved(bd: Board) -> int:
+    res = solve(bd, SolveOptions(time_limit_s=20))
+    assert res.status == "OPTIMAL" and res.bound == res.revenue
+    return res.revenue
+
+
+@pytest.mark.parametrize("award", AWARDS)
+def test_the_winner_runs_the_way_round_that_earns_most_with_the_award(award: str) -> None:
+    """Once-bonuses of -30 at X0 and -20 at X1 (the first hit only): neither way pays without the award, and
+    with it X1-X0 earns 40 (20 - 20 + 40) where X0-X1 earns 30. The answer runs it X1-X0 (it claimed 40 and
+    ran X0-X1 before)."""
+    b = BoardBuilder()
+    x = Row(b, "X", [10, 10])
+    b.train("L-1", TWO_CITIES, name="L")
+    bd = board(b, stop_bonus({"X0": -30, "X1": -20}), _mail(award))
+    assert evaluate(bd, [x.claim("L-1", 0, 1)]).revenue == 30
+    assert evaluate(bd, [x.claim("L-1", 1, 0)]).revenue == 40
+    assert _solved(bd) == 40
+
+
+@pytest.mark.parametrize(("award", "best"), [("last", 40), ("first_max", 40), ("most_visited_stops", 30)])
+def test_two_trains_on_the_same_stops_in_their_own_pools(award: str, best: int) -> None:
+    """OverlapRule pools: L-1 and 2-0 both run X0-X1 (10, 10, the pair -30). L-1 pays one stop (10), 2-0 both
+    (-10). The award goes to the 2-0's run where the order may give it: 10 - 10 + 40; the answer must move the
+    2-0's claim, not L-1's on the same stops. With most_visited_stops the tie goes to L-1 (the greater id),
+    which then pays both stops (-10 + 40): one route alone earns as much, 30."""
+    b = BoardBuilder()
+    Row(b, "X", [10, 10])
+    b.train("L-1", TWO_CITIES, name="L")
+    b.train("2-0", 2)
+    pools = {"type": "OverlapRule", "source": "o", "label": "Pools", "scope": "pools", "pools": [["L"], ["2"]]}
+    bd = board(b, PAIR_X, _mail(award), pools)
+    assert _solved(bd) == best
+
+
+def test_a_tie_goes_to_a_class_whose_greatest_id_is_above_the_other_routes_ids() -> None:
+    """3/5 trains 4-0 and 4-2 (cities only), a 4 train 4-1. X0-X1 on a 3/5 and Y0-Y1 (a city and a town) on
+    the 4 tie on visited stops: the 3/5 route may run as 4-0, so the 4's 4-1 wins, and X earns 10 (it would
+    pay -10 + 40 as the winner): 10 + 60 + 40. Ranking classes by their greatest id alone gave 100."""
+    b = BoardBuilder()
+    x = Row(b, "X", [10, 10])
+    line(b, ["Y0", "Y1"])
+    y0, y1 = b.city("Y0", 30, token=True), b.town("Y1", 30)
+    y_legs = [[b.path("Y0", y0, 4), b.path("Y1", 1, y1)]]
+    b.train("4-0", TWO_CITIES, name="3/5")
+    b.train("4-1", 2, name="4")
+    b.train("4-2", TWO_CITIES, name="3/5")
+    bd = board(b, PAIR_X, _mail("most_visited_stops"))
+    y_run = ClaimedRoute(train="4-1", nodes=[y0, y1], legs=y_legs)
+    assert evaluate(bd, [x.claim("4-0", 0, 1), y_run]).revenue == 110
+    assert evaluate(bd, [x.claim("4-2", 0, 1), y_run]).revenue == 90
+    assert _solved(bd) == 110
+
+
+@pytest.mark.parametrize("award", AWARDS)
+@pytest.mark.parametrize("rule", ["mandatory_first", "min_stops"])
+def test_a_route_legal_only_as_the_award_winner_is_a_candidate(award: str, rule: str) -> None:
+    """X0-X1 pays -10 with both stops and so counts one stop: CountedStops mandatory_first then finds no
+    paying choice, a RouteRule asking for two counted cities is broken. With the award of 40 both stops
+    count: the route is legal and earns 30. It was no candidate (the optimiser answered 0)."""
+    b = BoardBuilder()
+    x = Row(b, "X", [10, 10])
+    b.train("L-1", [{"nodes": ["city"], "pay": 3 if rule == "mandatory_first" else 2, "visit": 3}], name="L")
+    extra = {"type": "CountedStops", "source": "cs", "label": "Mandatory", "method": "mandatory_first"} \
+        if rule == "mandatory_first" else \
+        {"type": "RouteRule", "source": "r", "label": "Two cities", "rule": "min_stops", "kinds": ["city"],
+         "count": 2, "scope": "counted", "error": "two cities"}
+    assert not evaluate(board(b, PAIR_X, extra), [x.claim("L-1", 0, 1)]).legal
+    bd = board(b, PAIR_X, _mail(award), extra)
+    ev = evaluate(bd, [x.claim("L-1", 0, 1)])
+    assert ev.legal and ev.revenue == 30
+    assert _solved(bd) == 30
+
+
 def test_a_board_with_award_changes_and_two_awards_is_refused() -> None:
     bd, _, _ = _tied_board("first_max", "2-0", {**_mail("last"), "label": "Express", "source": "express"})
     with pytest.raises(BoardError, match="one BestRouteBonus"):

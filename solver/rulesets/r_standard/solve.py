@@ -13,9 +13,9 @@ from solver.model.cancel import CancelToken
 from solver.model.results import ClaimedRoute, Objective, SolveOptions, SolveResult, Status
 from solver.modifiers.apply import run_route
 from solver.modifiers.award_prices import award_changes, option_key
-from solver.modifiers.model import ROUTE_BONUSES
+from solver.modifiers.model import ROUTE_BONUSES, BestRouteBonus
 from solver.modifiers.packing_terms import RunTerms, modifier_bound, run_terms
-from solver.modifiers.settle import order_for_awards
+from solver.modifiers.settle import award_stop_count, order_for_awards
 from solver.modifiers.sharing import overlap_group, overlap_rule, stop_pays_once
 from solver.packing.award_pack import award_packing, award_search_fits
 from solver.packing.budget import Budget
@@ -125,8 +125,7 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
         copies = stop_pays_once(board.modifiers) is None or any(isinstance(m, ROUTE_BONUSES) for m in board.modifiers)
         cands = routes_share_track(cands, counts, copies=copies)
     if terms is not None and terms.best:  # a list train's paying stops count an award it wins (FORMAT.md)
-        ranks = [max(t.id for t in m) for m in members]  # per class, its greatest train id
-        terms.set_award_changes(award_changes(board, cands, reps, with_subsidy), ranks)
+        terms.set_award_changes(award_changes(board, cands, reps, with_subsidy), [[t.id for t in m] for m in members])
     return _Run(board, opts, track_group, budget, reps, members, counts, graph, terms, with_subsidy, groups, stats,
                 cands, exhaustive)
 
@@ -266,27 +265,54 @@ def answer_phase(run: _Run, found: Packing, best: int, bound: int, status: Statu
 
 def award_to_winner(run: _Run, chosen: list[Choice], claims: list[ClaimedRoute]) -> list[ClaimedRoute]:
     """The claims ordered, turned and numbered so that the evaluator gives the award to the route the run's
-    value gave it (`RunTerms.winner`): last for `last`, first for `first_max`, the greatest train id of its
-    class for `most_visited_stops` (the class outranks every other tied one), and run the way round that
-    earns most when it wins (`award_prices`)."""
-    assert run.terms is not None
-    won = run.terms.winner(run.cands, chosen)
+    value gave it (`RunTerms.winner`): last for `last`, first for `first_max`; for `most_visited_stops` the
+    winner takes its class's greatest id and the routes tied with it the lowest ids of theirs
+    (`award_winner.may_take_tie`); and run the way round that earns most when it wins (`award_prices`)."""
+    terms = run.terms
+    assert terms is not None
+    won = terms.winner(run.cands, chosen)
     if won is None or won[0] is None:
         return claims
     r, ci = chosen[won[0]]
     cand = run.cands[r]
-    at = next(i for i, c in enumerate(claims) if tuple(c.nodes) == cand.nodes)
-    claim = claims.pop(at)
-    change = run.terms.changes.get(option_key(cand, ci))
+    legs = [list(leg.paths) for leg in cand.legs]
+    class_of = {t.id: k for k, m in enumerate(run.members) for t in m}
+    at = next(i for i, c in enumerate(claims)
+              if class_of[c.train] == ci and tuple(c.nodes) == cand.nodes and c.legs == legs)
+    change = terms.changes.get(option_key(cand, ci))
     if change is not None and change.back:
-        claim = replace(claim, nodes=list(reversed(claim.nodes)),
-                        legs=[list(reversed(leg)) for leg in reversed(claim.legs)])
-    award = run.terms.best[0].award
-    if award == "most_visited_stops":  # the winner takes its class's greatest id from whichever route held it
-        top = run.terms.ranks[ci]
-        claims = [replace(c, train=claim.train) if c.train == top else c for c in claims]
-        claim = replace(claim, train=top)
-    return [claim, *claims] if award == "first_max" else [*claims, claim]
+        claims[at] = replace(claims[at], nodes=list(reversed(claims[at].nodes)),
+                             legs=[list(reversed(leg)) for leg in reversed(claims[at].legs)])
+    award = terms.best[0]
+    if award.award == "most_visited_stops":
+        claims = _number_for_tie(run, claims, at, award)
+    claim = claims.pop(at)
+    return [claim, *claims] if award.award == "first_max" else [*claims, claim]
+
+
+def _number_for_tie(run: _Run, claims: list[ClaimedRoute], at: int, award: BestRouteBonus) -> list[ClaimedRoute]:
+    """Train ids for `most_visited_stops`: per class, the winner (claim `at`) the greatest id of its class,
+    the routes that visit as many stops as it the lowest ids of theirs, the other routes the rest."""
+    board = run.board
+    class_of = {t.id: k for k, m in enumerate(run.members) for t in m}
+
+    def count(c: ClaimedRoute) -> int:
+        stops = [board.nodes[n] for n in c.nodes]
+        return award_stop_count(award, [n.hex for n in stops], [n.kind for n in stops])
+
+    most = count(claims[at])
+    out = list(claims)
+    for k, members in enumerate(run.members):
+        mine = [i for i, c in enumerate(claims) if class_of[c.train] == k]
+        ids = sorted(t.id for t in members)
+        if at in mine:  # the winner first takes the greatest id
+            order = [at] + [i for i in mine if i != at]
+            ids = [ids[-1], *ids[:-1]]
+        else:  # tied routes first take the lowest ids
+            order = sorted(mine, key=lambda i: count(claims[i]) != most)
+        for i, train_id in zip(order, ids, strict=False):
+            out[i] = replace(claims[i], train=train_id)
+    return out
 
 
 def routes_share_track(cands: list[Candidate], counts: list[int], copies: bool) -> list[Candidate]:
