@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from solver.model.board import Board, Train
 from solver.modifiers.model import BestRouteBonus
-from solver.modifiers.route_value import RouteMods, RouteValue, path_hexes_of, route_mods, route_value
+from solver.modifiers.route_value import RouteMods, RouteValue, path_hexes_both, route_mods, route_value
 from solver.modifiers.settle import best_route_bonus
 
 
@@ -94,19 +94,10 @@ def award_changes(board: Board, cands: Sequence[Candidate], classes: Sequence[Tr
     return out
 
 
-def _path_hexes_both(board: Board, cand: Candidate) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The route's path hexes in route order, and walked the other way (the hexes passed backwards)."""
-    if not cand.legs:
-        return (path_hexes_of((), [board.nodes[n] for n in cand.nodes]),
-                path_hexes_of((), [board.nodes[n] for n in reversed(cand.nodes)]))
-    passed = [h for leg in cand.legs for h in leg.hexes]
-    return tuple(dict.fromkeys(passed)), tuple(dict.fromkeys(reversed(passed)))
-
-
 def _change(board: Board, train: Train, cand: Candidate, ci: int, award: int, with_subsidy: bool,
             mods: RouteMods | None) -> AwardChange:
     """The change winning an award of `award` makes to the option's value, either way round."""
-    ahead_hexes, back_hexes = _path_hexes_both(board, cand)
+    ahead_hexes, back_hexes = path_hexes_both(cand.legs, [board.nodes[n] for n in cand.nodes])
     both = ((cand.nodes, ahead_hexes, False), (cand.nodes[::-1], back_hexes, True))
     ways = [(_worth(route_value(board, train, nodes, mods, hexes, award=award), with_subsidy), back)
             for nodes, hexes, back in both]

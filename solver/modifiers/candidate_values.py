@@ -37,7 +37,7 @@ from solver.modifiers.route_value import (
     TrainMods,
     combo_most,
     most_added,
-    path_hexes_of,
+    path_hexes_both,
     route_mods,
     route_value,
     rule_findings,
@@ -319,9 +319,8 @@ class CandidatePricer:
         city of a hex to the other)."""
         keys = d.path_keys
         if not legs:
-            ahead = tuple(h for h in path_hexes_of(legs, [self.board.nodes[n] for n in nodes]) if h in keys)
-            back = tuple(h for h in path_hexes_of(legs, [self.board.nodes[n] for n in reversed(nodes)]) if h in keys)
-            return ahead, back
+            both = path_hexes_both(legs, [self.board.nodes[n] for n in nodes])
+            return tuple(h for h in both[0] if h in keys), tuple(h for h in both[1] if h in keys)
         found = self._route_hexes.get((id(legs), id(keys)))
         if found is not None:
             return found[1], found[2]

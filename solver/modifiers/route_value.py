@@ -633,6 +633,16 @@ def path_hexes_of(legs: Sequence, stops: Sequence[Node] = ()) -> tuple[str, ...]
     return tuple(dict.fromkeys(chain.from_iterable(leg.hexes for leg in legs)))
 
 
+def path_hexes_both(legs: Sequence, stops: Sequence[Node]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`path_hexes_of` the route, and of the route walked the other way: the same hexes passed backwards,
+    whose first passes differ from the first order reversed where the route passes a hex twice (from one
+    city of a hex to the other)."""
+    if not legs:
+        return path_hexes_of(legs, stops), path_hexes_of(legs, stops[::-1])
+    passed = list(chain.from_iterable(leg.hexes for leg in legs))
+    return tuple(dict.fromkeys(passed)), tuple(dict.fromkeys(reversed(passed)))
+
+
 def route_value(board: Board, train: Train, node_ids: Sequence[str], mods: RouteMods | None = None,
                 path_hexes: Sequence[str] = (), zero: Zero | None = None, award: int = 0) -> RouteValue:
     """Price one route and check its route rules: per-stop revenues, bonus lines, subsidy, findings
