@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.audit.run import audit_text
+from solver.input.hex_reuse import HexReuse
 
 SUFFIXES = (".jsonl.gz", ".jsonl", ".json")
 
@@ -83,12 +84,16 @@ def done_sources(out: Path) -> set[str]:
     return seen
 
 
+_HEXES = HexReuse()  # per process: the hexes of the positions this worker audited before
+
+
 def audit_batch(batch: list[tuple[str, str]], time_limit_s: float, objective: str,
                 maps: bool = True) -> list[dict[str, Any]]:
     """The unit of work sent to a worker process or a Dask worker: a few positions at a time,
     so that sending work and results costs little beside the audit itself. With `maps`, flagged
-    positions carry their route maps (drawn in the worker, which has the board)."""
-    return [audit_text(source, text, time_limit_s, objective, maps) for source, text in batch]
+    positions carry their route maps (drawn in the worker, which has the board). A worker reads a
+    hex once while it is unchanged (`HexReuse`): positions come a game at a time."""
+    return [audit_text(source, text, time_limit_s, objective, maps, reuse=_HEXES) for source, text in batch]
 
 
 @contextmanager
@@ -181,7 +186,7 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
                 emit({"source": item.source, "error": item.error, "error_kind": "malformed"})
                 continue
             if executor is None:
-                emit(audit_text(item.source, item.text, time_limit_s, objective, maps))
+                emit(audit_text(item.source, item.text, time_limit_s, objective, maps, reuse=_HEXES))
                 continue
             batch.append((item.source, item.text))
             if len(batch) >= batch_size:

@@ -8,6 +8,7 @@ from typing import Any
 
 from solver.audit.flags import flagged
 from solver.evaluator import evaluate_with_advice
+from solver.input.hex_reuse import HexReuse
 from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board
 from solver.model.cancel import CancelToken
@@ -43,23 +44,24 @@ def priced_by_our_rules(raw: dict[str, Any]) -> bool:
 
 def audit_snapshot(source: str, raw: dict[str, Any], time_limit_s: float = 10.0,
                    objective: str = "REVENUE_ONLY", maps: bool = False,
-                   cancel: CancelToken | None = None) -> dict[str, Any]:
+                   cancel: CancelToken | None = None, reuse: HexReuse | None = None) -> dict[str, Any]:
     """The audit line of one snapshot. Errors become an `error` field, never an exception.
 
     With `maps`, a flagged position (`solver.audit.flags.flagged`) also gets `maps`: the SVG route maps of
     the recorded run (judged) and of the optimum, drawn here where the board is at hand. The cyclic
     garbage collector rests meanwhile (`solver.model.gcpause`): reading the board allocates many objects,
-    and reference counting frees them."""
+    and reference counting frees them. A batch passes `reuse` to read each game's unchanged hexes once
+    (`solver.input.hex_reuse`)."""
     with gc_paused():
-        return _audit(source, raw, time_limit_s, objective, maps, cancel)
+        return _audit(source, raw, time_limit_s, objective, maps, cancel, reuse)
 
 
 def _audit(source: str, raw: dict[str, Any], time_limit_s: float, objective: str, maps: bool,
-           cancel: CancelToken | None) -> dict[str, Any]:
+           cancel: CancelToken | None, reuse: HexReuse | None) -> dict[str, Any]:
     t0 = time.perf_counter()
     line = _base(source, raw)
     try:
-        board = board_from_snapshot(raw)
+        board = board_from_snapshot(raw, reuse)
     except BoardError as exc:
         line["error"] = str(exc)
         line["error_kind"] = "unsupported" if exc.field == "ruleset" else "invalid"
@@ -126,12 +128,13 @@ def _draw_maps(line: dict[str, Any], board: Board, claims: list[ClaimedRoute], v
 
 
 def audit_text(source: str, text: str, time_limit_s: float = 10.0, objective: str = "REVENUE_ONLY",
-               maps: bool = False, cancel: CancelToken | None = None) -> dict[str, Any]:
-    """The audit line of one snapshot given as JSON text (what workers receive); `maps` as in `audit_snapshot`."""
+               maps: bool = False, cancel: CancelToken | None = None, reuse: HexReuse | None = None) -> dict[str, Any]:
+    """The audit line of one snapshot given as JSON text (what workers receive); `maps` and `reuse` as in
+    `audit_snapshot`."""
     try:
         raw = loads(text, "snapshot")
     except BoardError as exc:
         return {"source": source, "error": exc.message, "error_kind": "malformed"}
     if not isinstance(raw, dict) or "hexes" not in raw:
         return {"source": source, "error": "not a route snapshot", "error_kind": "malformed"}
-    return audit_snapshot(source, raw, time_limit_s, objective, maps, cancel)
+    return audit_snapshot(source, raw, time_limit_s, objective, maps, cancel, reuse)

@@ -10,6 +10,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from solver import rulesets
+from solver.input.hex_reuse import HexReuse, Known
 from solver.input.validate import validate_board
 from solver.model.board import NODE_KINDS, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
 from solver.model.errors import BoardError
@@ -359,25 +360,46 @@ def _entries(raw: dict[str, Any], index: int, key: str, limit: int) -> list[Any]
     return lst(field(raw, key, where, []), f"{where}.{key}", limit)
 
 
-def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:
+def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path],
+         reuse: HexReuse | None = None) -> None:
+    """Read one raw hex (or take its reading from `reuse`) and add it, its nodes and its paths to the board."""
+    known = reuse.get(raw) if reuse is not None and raw.__class__ is dict else None
+    if known is None:
+        known = _read_hex(raw, index, hexes)
+        if reuse is not None and raw.__class__ is dict:
+            reuse.keep(known)
+    _add_known(known, hexes, nodes, paths)
+
+
+def _read_hex(raw: Any, index: int, hexes: dict[str, Hex]) -> Known:
+    """One raw hex read: the hex, with its nodes and its paths (their ids checked as they are added)."""
     hx = _plain_hex(raw) if raw.__class__ is dict else None
     if hx is None:
         hx = _checked_hex(raw, index, hexes)
     elif hx.id in hexes:
         raise BoardError(f"hexes[{hx.id}].id", "duplicate hex id")
     hid = hx.id
-    for i, rn in enumerate(_entries(raw, index, "nodes", MAX_NODES)):
-        node = _node(rn, hid, i)
+    hx_nodes = tuple(_node(rn, hid, i) for i, rn in enumerate(_entries(raw, index, "nodes", MAX_NODES)))
+    hx_paths = tuple(_path(rp, hid, i) for i, rp in enumerate(_entries(raw, index, "paths", MAX_PATHS)))
+    hx.nodes.extend(node.id for node in hx_nodes)
+    hx.paths.extend(path.id for path in hx_paths)
+    return raw, hx, hx_nodes, hx_paths
+
+
+def _add_known(known: Known, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:
+    """A hex read (now or before) added to the board; an id already on it is an error naming the field."""
+    _raw, hx, hx_nodes, hx_paths = known
+    hid = hx.id
+    if hid in hexes:
+        raise BoardError(f"hexes[{hid}].id", "duplicate hex id")
+    for node in hx_nodes:
         if node.id in nodes:
             raise BoardError(f"hexes[{hid}].nodes[{node.id}].id", "duplicate node id")
         nodes[node.id] = node
-        hx.nodes.append(node.id)
-    for i, rp in enumerate(_entries(raw, index, "paths", MAX_PATHS)):
-        path = _path(rp, hid, i)
+    for path in hx_paths:
         if path.id in paths:
             raise BoardError(f"hexes[{hid}].paths[{path.id}].id", "duplicate path id")
         paths[path.id] = path
-        hx.paths.append(path.id)
     hexes[hid] = hx
 
 
@@ -449,8 +471,9 @@ def _axes(snap: dict[str, Any]) -> dict[str, Any]:
     return {"axes": dict(axes)}
 
 
-def board_from_snapshot(snap: dict[str, Any]) -> Board:
-    """Build and validate a Board from one snapshot object; every field out of spec is a BoardError."""
+def board_from_snapshot(snap: dict[str, Any], reuse: HexReuse | None = None) -> Board:
+    """Build and validate a Board from one snapshot object; every field out of spec is a BoardError.
+    With `reuse`, hexes equal to ones read before are taken from it (`solver.input.hex_reuse`)."""
     snap = obj(snap, "snapshot")
     if snap.get("format") != SNAPSHOT_FORMAT:
         raise BoardError("format", f"expected {SNAPSHOT_FORMAT!r}, got {kind_of(snap.get('format'))}")
@@ -459,7 +482,7 @@ def board_from_snapshot(snap: dict[str, Any]) -> Board:
     paths: dict[str, Path] = {}
     raw_hexes = lst(field(snap, "hexes", "", []), "hexes", MAX_HEXES)
     for i, raw_hex in enumerate(raw_hexes):
-        _hex(raw_hex, i, hexes, nodes, paths)
+        _hex(raw_hex, i, hexes, nodes, paths, reuse)
         if len(nodes) > MAX_NODES or len(paths) > MAX_PATHS:
             what, limit = ("nodes", MAX_NODES) if len(nodes) > MAX_NODES else ("paths", MAX_PATHS)
             raise BoardError("hexes", f"at most {limit:,} {what} allowed on a board")

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.input import snapshot, validate
+from solver.input.hex_reuse import HexReuse
 from solver.input.snapshot import board_from_snapshot, read_positions
 from solver.model.errors import BoardError
 from tests.conftest import CORPUS
@@ -121,3 +122,41 @@ def test_spoilt_boards_read_the_same_both_ways(raw: dict[str, Any]) -> None:
     fast = _read(raw)
     with checked_only():
         assert _read(raw) == fast
+
+
+def _read_reusing(raw: dict[str, Any], reuse: HexReuse) -> tuple:
+    try:
+        return ("board", board_from_snapshot(raw, reuse))
+    except BoardError as exc:
+        return ("error", exc.field, exc.message)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(RAWS), spoilt_boards()), min_size=2, max_size=6))
+def test_boards_read_in_turn_reusing_hexes_read_the_same(raws: list[dict[str, Any]]) -> None:
+    """Boards read one after another with one `HexReuse` (real positions, and boards with a field spoilt or a
+    hex listed twice between them) give the same board, or the same error, as each read alone."""
+    reuse = HexReuse()
+    for raw in raws:
+        assert _read_reusing(raw, reuse) == _read(raw)
+
+
+def test_an_unchanged_hex_is_taken_again_and_a_changed_one_read_anew() -> None:
+    """The next position's board shares the hexes, nodes and paths that did not change, and reads a hex
+    anew when anything in it changed (a token laid: the node's tokens)."""
+    first = RAWS[0]
+    second = copy.deepcopy(first)
+    hx = next(h for h in second["hexes"] if any(n.get("kind") == "city" for n in h.get("nodes", [])))
+    city = next(n for n in hx["nodes"] if n.get("kind") == "city")
+    city["tokens"] = [{"corp": "ZZ"}]
+    city["slots"] = max(1, city.get("slots", 0))
+    reuse = HexReuse()
+    board_a = board_from_snapshot(first, reuse)
+    board_b = board_from_snapshot(second, reuse)
+    assert board_b == board_from_snapshot(second)
+    unchanged = next(h for h in first["hexes"] if h["id"] != hx["id"] and h.get("nodes"))
+    assert board_b.hexes[unchanged["id"]] is board_a.hexes[unchanged["id"]]
+    assert all(board_b.nodes[n] is board_a.nodes[n] for n in board_a.hexes[unchanged["id"]].nodes)
+    assert board_b.hexes[hx["id"]] is not board_a.hexes[hx["id"]]
+    assert [t.corp for t in board_b.nodes[city["id"]].tokens if t] == ["ZZ"]
+    assert not any(t and t.corp == "ZZ" for t in board_a.nodes[city["id"]].tokens)
