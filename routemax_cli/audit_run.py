@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from routemax_cli.same_positions import SamePositions
 from solver.audit.run import audit_text
 from solver.input.hex_reuse import HexReuse
 
@@ -145,30 +146,35 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
               objective: str = "REVENUE_ONLY", window: int = 8, batch_size: int = 4,
               on_line: Callable[[dict[str, Any]], None] | None = None, maps: bool = True) -> int:
     """Audit every item not yet in `out`, appending each line as it completes; returns lines written.
-    With `maps` (the default), flagged positions carry their route maps for the HTML report."""
+    With `maps` (the default), flagged positions carry their route maps for the HTML report. A position
+    that differs from one audited in this run only in its `source` block is not audited again: its line
+    is that one's, with its own identity and `same_as` (`routemax_cli.same_positions`)."""
     skip = done_sources(out)
     written = 0
     cut_short = out.exists() and out.stat().st_size > 0 and not out.read_bytes().endswith(b"\n")
+    same = SamePositions()
     with out.open("a", encoding="utf-8") as fh:
         if cut_short:  # a kill cut the last line short: the next line starts on a line of its own
             fh.write("\n")
+        batch: list[tuple[str, str]] = []  # positions to hand to a worker
+        pending: set[Future] = set()
 
-        def emit(line: dict[str, Any], flush: bool = True) -> None:
+        def emit(line: dict[str, Any]) -> None:
             nonlocal written
             fh.write(json.dumps(line) + "\n")
-            if flush:
-                fh.flush()
             written += 1
             if on_line is not None:
                 on_line(line)
+            for copy in same.done(line):  # copies of this position: written now, or audited on their own
+                if isinstance(copy, dict):
+                    emit(copy)
+                else:
+                    batch.append(copy)
 
         def emit_batch(lines: list[dict[str, Any]]) -> None:  # a batch's lines are done together
             for line in lines:
-                emit(line, flush=False)
+                emit(line)
             fh.flush()
-
-        pending: set[Future] = set()
-        batch: list[tuple[str, str]] = []
 
         def submit() -> None:
             nonlocal pending
@@ -179,21 +185,34 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
                 for fut in finished:
                     emit_batch(fut.result())
 
+        def audit_now() -> None:  # without workers: each position at once (copies come back as they are met)
+            while batch:
+                source, text = batch.pop(0)
+                emit_batch([audit_text(source, text, time_limit_s, objective, maps, reuse=_HEXES)])
+
         for item in items:
             if item.source in skip:
                 continue
             if item.text is None:
-                emit({"source": item.source, "error": item.error, "error_kind": "malformed"})
+                emit_batch([{"source": item.source, "error": item.error, "error_kind": "malformed"}])
                 continue
-            if executor is None:
-                emit(audit_text(item.source, item.text, time_limit_s, objective, maps, reuse=_HEXES))
+            copy = same.take(item.source, item.text)
+            if copy is not None:  # a copy of a position audited, or in flight (then written with it)
+                if copy is not True:
+                    emit_batch([copy])
                 continue
             batch.append((item.source, item.text))
-            if len(batch) >= batch_size:
+            if executor is None:
+                audit_now()
+            elif len(batch) >= batch_size:
                 submit()
-        if batch:
-            submit()
-        while pending:
+        while batch or pending:
+            if batch:
+                if executor is None:
+                    audit_now()
+                    continue
+                submit()
+                continue
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
                 emit_batch(fut.result())

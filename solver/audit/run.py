@@ -26,10 +26,22 @@ def _object(value: Any) -> dict[str, Any]:
 
 def _base(source: str, raw: dict[str, Any]) -> dict[str, Any]:
     """The line's identity, read leniently: a malformed snapshot is reported, not raised."""
-    src = _object(raw.get("source"))
-    return {"source": source, "title": src.get("title", "?"), "company": _object(raw.get("company")).get("id", "?"),
-            "game_id": src.get("game_id"), "action_id": src.get("action_id"), "plain_revenue": raw.get("plain_revenue"),
+    src = _from_source(_object(raw.get("source")))
+    return {"source": source, "title": src["title"], "company": _object(raw.get("company")).get("id", "?"),
+            "game_id": src["game_id"], "action_id": src["action_id"], "plain_revenue": raw.get("plain_revenue"),
             "revenue_model": raw.get("revenue_model"), "revenue_model_reasons": raw.get("revenue_model_reasons") or []}
+
+
+def _from_source(src: dict[str, Any]) -> dict[str, Any]:
+    """The line's fields read from the snapshot's `source` block."""
+    return {"title": src.get("title", "?"), "game_id": src.get("game_id"), "action_id": src.get("action_id")}
+
+
+def line_for_same_position(line: dict[str, Any], source: str, src: dict[str, Any]) -> dict[str, Any]:
+    """The audit line of a position that differs from the one `line` audited only in its `source` block
+    (`src`, from the file position `source`): the same verdict and optimum, its own identity, and
+    `same_as` naming the position audited."""
+    return {**line, "source": source, **_from_source(src), "same_as": line["source"]}
 
 
 PRICED_MODELS = ("generic", "modifiers", "h1873")  # the revenue models our rulesets price exactly

@@ -421,7 +421,7 @@ def _revenue_model(snap: dict[str, Any]) -> str:
     return text(field(snap, "revenue_model", "", ""), "revenue_model")
 
 
-def _source(snap: dict[str, Any]) -> dict[str, Any]:
+def read_source(snap: dict[str, Any]) -> dict[str, Any]:
     """The `source` block: copied, with the fields a message or the protocol reads checked."""
     source = dict(obj(field(snap, "source", "", {}), "source"))
     for key in ("title", "fixture"):
@@ -487,7 +487,7 @@ def board_from_snapshot(snap: dict[str, Any], reuse: HexReuse | None = None) -> 
             what, limit = ("nodes", MAX_NODES) if len(nodes) > MAX_NODES else ("paths", MAX_PATHS)
             raise BoardError("hexes", f"at most {limit:,} {what} allowed on a board")
     company, tokens, homes = _company(snap)
-    source = _source(snap)
+    source = read_source(snap)
     ruleset = _str(snap, "ruleset", "")
     extra: dict[str, Any] = {**_axes(snap), "company_home": homes}
     if "h1873" in snap:
