@@ -1,33 +1,39 @@
 """Hexes read before, kept for the next board: a batch audit reads the positions of a game one after
 the other, and most of a game's hexes are the same from one position to the next.
 
-`HexReuse` keeps, per hex id, the last raw hex object read and what it gave (the `Hex`, its nodes and
-its paths). A raw hex equal to the one kept (a deep comparison, in C) gives the same objects again
-instead of being read anew. Boards built so share those objects: nothing changes a board's hexes,
-nodes or paths once it is read (a what-if lays track on a copy, from hexes it reads itself).
+`HexReuse` keeps, per hex id, the last raw hex object read, as bytes (`marshal`, which tells `true`,
+`1` and `1.0` apart where `==` does not), and what it gave: the `Hex`, its nodes and its paths. A raw
+hex with the same bytes gives the same objects again instead of being read anew. Boards built so
+share those objects: nothing changes a board's hexes, nodes or paths once it is read (a what-if lays
+track on a copy, from hexes it reads itself).
 """
 
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 from solver.model.board import Hex, Node, Path
 
-Known = tuple[dict[str, Any], Hex, tuple[Node, ...], tuple[Path, ...]]
+Known = tuple[Hex, tuple[Node, ...], tuple[Path, ...]]
 
 
 class HexReuse:
-    """The last raw object and reading of each hex id (one per id: memory stays the size of a board or two)."""
+    """The last raw hex and its reading per hex id (one per id: memory stays the size of a board or two)."""
 
     def __init__(self) -> None:
-        self._known: dict[str, Known] = {}
+        self._known: dict[str, tuple[bytes, Known]] = {}
 
-    def get(self, raw: dict[str, Any]) -> Known | None:
-        """What an equal raw hex read to, or None."""
+    def find(self, raw: dict[str, Any]) -> tuple[bytes | None, Known | None]:
+        """The raw hex's bytes (None when it has none: not JSON data) and what the same bytes read to before."""
+        try:
+            key = marshal.dumps(raw, 0)  # version 0: no references, so equal data gives equal bytes
+        except ValueError:
+            return None, None
         hid = raw.get("id")
         known = self._known.get(hid) if hid.__class__ is str else None
-        return known if known is not None and known[0] == raw else None
+        return key, (known[1] if known is not None and known[0] == key else None)
 
-    def keep(self, known: Known) -> None:
-        """Keep a raw hex and its reading (replacing the one kept for its id)."""
-        self._known[known[1].id] = known
+    def keep(self, key: bytes, known: Known) -> None:
+        """Keep a raw hex's bytes and its reading (replacing the one kept for its id)."""
+        self._known[known[0].id] = (key, known)

@@ -363,11 +363,11 @@ def _entries(raw: dict[str, Any], index: int, key: str, limit: int) -> list[Any]
 def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path],
          reuse: HexReuse | None = None) -> None:
     """Read one raw hex (or take its reading from `reuse`) and add it, its nodes and its paths to the board."""
-    known = reuse.get(raw) if reuse is not None and raw.__class__ is dict else None
+    key, known = reuse.find(raw) if reuse is not None and raw.__class__ is dict else (None, None)
     if known is None:
         known = _read_hex(raw, index, hexes)
-        if reuse is not None and raw.__class__ is dict:
-            reuse.keep(known)
+        if key is not None:
+            reuse.keep(key, known)  # type: ignore[union-attr]
     _add_known(known, hexes, nodes, paths)
 
 
@@ -383,12 +383,12 @@ def _read_hex(raw: Any, index: int, hexes: dict[str, Hex]) -> Known:
     hx_paths = tuple(_path(rp, hid, i) for i, rp in enumerate(_entries(raw, index, "paths", MAX_PATHS)))
     hx.nodes.extend(node.id for node in hx_nodes)
     hx.paths.extend(path.id for path in hx_paths)
-    return raw, hx, hx_nodes, hx_paths
+    return hx, hx_nodes, hx_paths
 
 
 def _add_known(known: Known, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:
     """A hex read (now or before) added to the board; an id already on it is an error naming the field."""
-    _raw, hx, hx_nodes, hx_paths = known
+    hx, hx_nodes, hx_paths = known
     hid = hx.id
     if hid in hexes:
         raise BoardError(f"hexes[{hid}].id", "duplicate hex id")

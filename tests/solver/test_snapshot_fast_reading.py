@@ -160,3 +160,34 @@ def test_an_unchanged_hex_is_taken_again_and_a_changed_one_read_anew() -> None:
     assert board_b.hexes[hx["id"]] is not board_a.hexes[hx["id"]]
     assert [t.corp for t in board_b.nodes[city["id"]].tokens if t] == ["ZZ"]
     assert not any(t and t.corp == "ZZ" for t in board_a.nodes[city["id"]].tokens)
+
+
+def _retyped(value: object) -> object:
+    """A value equal to `value` in Python but of another JSON type (1.0 for 1, 1 for true), or None."""
+    if value is True or value is False:
+        return int(value)
+    if isinstance(value, int):
+        return float(value)
+    return None
+
+
+def test_a_hex_equal_but_for_a_number_or_flag_type_is_read_anew() -> None:
+    """`true == 1 == 1.0` in Python: a hex whose field differs from the one read before only so is read
+    anew, and gives the error (or board) it gives alone."""
+    raw = RAWS[0]
+    hx = next(h for h in raw["hexes"] if h.get("nodes") and h.get("paths"))
+    targets = [(hx, key) for key in hx] + [(hx["nodes"][0], key) for key in hx["nodes"][0]] + \
+        [(hx["paths"][0], key) for key in hx["paths"][0]]
+    tried = 0
+    for where, key in targets:
+        if _retyped(where[key]) is None:
+            continue
+        spoilt = copy.deepcopy(raw)
+        twin = next(h for h in spoilt["hexes"] if h["id"] == hx["id"])
+        part = twin if where is hx else (twin["nodes"][0] if where is hx["nodes"][0] else twin["paths"][0])
+        part[key] = _retyped(part[key])
+        reuse = HexReuse()
+        board_from_snapshot(raw, reuse)
+        assert _read_reusing(spoilt, reuse) == _read(spoilt), (key, part[key])
+        tried += 1
+    assert tried >= 3
