@@ -23,6 +23,7 @@ class HexReuse:
 
     def __init__(self) -> None:
         self._known: dict[str, tuple[bytes, Known]] = {}
+        self._checked: dict[int, Hex] = {}  # id -> a hex kept that passed the checks of its own fields (held)
 
     def find(self, raw: dict[str, Any]) -> tuple[bytes | None, Known | None]:
         """The raw hex's bytes (None when it has none: not JSON data) and what the same bytes read to before."""
@@ -36,4 +37,18 @@ class HexReuse:
 
     def keep(self, key: bytes, known: Known) -> None:
         """Keep a raw hex's bytes and its reading (replacing the one kept for its id)."""
+        old = self._known.get(known[0].id)
+        if old is not None:
+            self._checked.pop(id(old[1][0]), None)
         self._known[known[0].id] = (key, known)
+
+    def checked(self, hx: Hex) -> bool:
+        """Whether this hex (the object) passed the checks of its own fields, nodes and paths on a board before
+        (`solver.input.validate`): they read nothing else, so it passes them again."""
+        return self._checked.get(id(hx)) is hx
+
+    def passed(self, hx: Hex) -> None:
+        """Note that a hex passed those checks (only a hex kept here is noted)."""
+        known = self._known.get(hx.id)
+        if known is not None and known[1][0] is hx:
+            self._checked[id(hx)] = hx

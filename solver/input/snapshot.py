@@ -504,7 +504,7 @@ def board_from_snapshot(snap: dict[str, Any], reuse: HexReuse | None = None) -> 
         modifiers=modifiers_from_json(snap["modifiers"]) if "modifiers" in snap else (),
         revenue_model=_revenue_model(snap), extra=extra,
     )
-    validate_board(board)
+    validate_board(board, reuse)
     return board
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from solver import rulesets
+from solver.input.hex_reuse import HexReuse
 from solver.model.board import DISTANCE_UNITS, NODE_KINDS, TRACK_GAUGES, TRAIN_CLASSES, Board, Hex, Node, Train
 from solver.model.errors import BoardError
 from solver.model.limits import (
@@ -27,8 +28,10 @@ LAYOUTS = ("pointy", "flat")
 COMPANY_TYPES = ("corporation", "minor")
 
 
-def validate_board(board: Board) -> None:
-    """Raise BoardError on the first out-of-spec field: the generic checks, then the ruleset's own."""
+def validate_board(board: Board, reuse: HexReuse | None = None) -> None:
+    """Raise BoardError on the first out-of-spec field: the generic checks, then the ruleset's own. With
+    `reuse` (the `HexReuse` the board was read with), a hex that passed the checks of its own fields before
+    has only its neighbours checked (they name other hexes of this board)."""
     check_size(board)
     _check_top(board)
     ruleset = rulesets.get(board.ruleset)
@@ -41,7 +44,12 @@ def validate_board(board: Board) -> None:
     if not board.company:
         raise BoardError("company.id", "no operating company given")
     for hx in board.hexes.values():
+        if reuse is not None and reuse.checked(hx):
+            _check_neighbors(board, hx)
+            continue
         _check_hex(board, hx)
+        if reuse is not None:
+            reuse.passed(hx)
     if sum(len(hx.paths) for hx in board.hexes.values()) != len(board.paths):
         _check_path_lists(board)
     _check_trains(board, ruleset)
@@ -164,6 +172,15 @@ def _check_path_lists(board: Board) -> None:
             raise BoardError(f"hexes[{path.hex}].paths", f"does not list path {path.id!r} of this hex")
 
 
+def _check_neighbors(board: Board, hx: Hex) -> None:
+    """A hex's neighbours: edges 0..5, each a hex of the board."""
+    for edge, other in hx.neighbors.items():
+        if not 0 <= edge <= 5:
+            raise BoardError(f"hexes[{hx.id}].neighbors[{edge}]", "edge must be 0..5")
+        if other not in board.hexes:
+            raise BoardError(f"hexes[{hx.id}].neighbors[{edge}]", f"unknown hex {other!r}")
+
+
 def _check_hex(board: Board, hx: Hex) -> None:
     """Neighbours, nodes and paths of one hex."""
     hid = hx.id
@@ -171,11 +188,7 @@ def _check_hex(board: Board, hx: Hex) -> None:
         _check_id(hid, f"hexes[{hid}].id")
     if max(len(hx.tile), len(hx.color), len(hx.location)) > MAX_ID_LENGTH:
         _check_texts(f"hexes[{hid}]", {"tile": hx.tile, "color": hx.color, "location": hx.location})
-    for edge, other in hx.neighbors.items():
-        if not 0 <= edge <= 5:
-            raise BoardError(f"hexes[{hid}].neighbors[{edge}]", "edge must be 0..5")
-        if other not in board.hexes:
-            raise BoardError(f"hexes[{hid}].neighbors[{edge}]", f"unknown hex {other!r}")
+    _check_neighbors(board, hx)
     for nid in hx.nodes:
         _check_node(board, hid, nid)
     nodes = board.nodes
