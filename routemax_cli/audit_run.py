@@ -9,6 +9,7 @@ run the same function through the same `concurrent.futures` interface (Dask's
 
 from __future__ import annotations
 
+import gc
 import glob
 import gzip
 import json
@@ -113,7 +114,7 @@ def make_executor(workers: int, dask: bool, scheduler: str | None) -> Iterator[E
             if cluster is not None:
                 cluster.close()
     elif workers > 1:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
         try:
             yield pool
             pool.shutdown(wait=True)
@@ -137,9 +138,12 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         manager.join(timeout=10)
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the audit cleanly (no traceback per worker)."""
+def _start_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the audit cleanly (no traceback per worker). What
+    the worker holds from its start (the modules) is set apart from the cyclic collector (`gc.freeze`):
+    its full passes then look at the audit's own objects only (a tenth of the time)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.freeze()
 
 
 def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_limit_s: float = 10.0,
