@@ -25,6 +25,7 @@ from server.extensions import r_1873 as proto_1873
 from solver import rulesets
 from solver.audit.run import audit_text
 from solver.evaluator import evaluate_with_advice
+from solver.input.hex_reuse import HexReuse
 from solver.model.cancel import CancelToken
 from solver.model.errors import BoardError, EvaluatorDisagreement
 from solver.model.results import Objective, SolveOptions
@@ -152,15 +153,17 @@ class RouteService(pb_grpc.RouteServiceServicer):
                                        server_version=routemax.__version__)
 
     def Audit(self, request_iterator, context: grpc.ServicerContext):
-        """One audit line per position, in order; stops when the call is cancelled or out of time."""
+        """One audit line per position, in order; stops when the call is cancelled or out of time. A call reads
+        each hex once while it stays unchanged from one position to the next (`HexReuse`: a game in turn)."""
         token = cancel_token(context)
+        reuse = HexReuse()
         for req in request_iterator:
             if not context.is_active():
                 return
             objective = convert.OBJECTIVES.get(req.objective) or Objective.REVENUE_ONLY
             budget = time_budget(req, context, *self.limits)
             with self._long_call(context):
-                line = audit_text(req.source, req.snapshot_json, budget, objective, cancel=token)
+                line = audit_text(req.source, req.snapshot_json, budget, objective, cancel=token, reuse=reuse)
             if not context.is_active():
                 return
             yield convert.audit_line(line)

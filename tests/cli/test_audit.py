@@ -20,6 +20,7 @@ import pytest
 from routemax.v1 import routemax_pb2 as pb
 from routemax_cli.audit_run import expand_paths, iter_items, make_executor, run_audit
 from server.main import main
+from solver.audit.run import audit_text
 from solver.model.errors import BoardError
 from tests.conftest import CORPUS, REPO
 
@@ -143,10 +144,16 @@ def _requests(n: int):
 
 
 def test_audit_stream_answers_each_position_in_order(stub) -> None:
-    got = list(stub.Audit(_requests(5), timeout=60))
+    """In order, and each line as the position audited alone gives it (the call reads the positions of a
+    game in turn, taking unchanged hexes again)."""
+    requests = list(_requests(5))
+    got = list(stub.Audit(iter(requests), timeout=60))
     assert [g.source for g in got] == [f"p{i}" for i in range(5)]
     assert all(g.legal and g.gap >= 0 and g.status == pb.OPTIMAL and not g.error for g in got)
     assert json.loads(got[0].json)["source"] == "p0"
+    for req, line in zip(requests, got, strict=True):
+        alone = audit_text(req.source, req.snapshot_json)
+        assert _comparable(json.loads(line.json)) == _comparable(json.loads(json.dumps(alone)))
 
 
 def test_audit_stream_stops_when_its_deadline_expires_mid_stream(stub) -> None:
