@@ -18,9 +18,9 @@ from typing import Any
 from solver.audit.run import line_for_same_position
 from solver.input.snapshot import read_source
 from solver.model.errors import BoardError
+from solver.model.jsonread import value_at
 
 HEAD_LIMIT = 4096  # the `source` block is looked for this far into the text (it opens a snapshot)
-_DECODER = json.JSONDecoder()
 _SPACE = " \t\n\r"
 
 
@@ -38,8 +38,8 @@ def position_key(text: str) -> tuple[bytes, dict[str, Any]] | None:
         colon = _skip_space(text, at + len('"source"'))
         if text[colon:colon + 1] != ":":
             return None
-        src, end = _DECODER.raw_decode(text, _skip_space(text, colon + 1))
-        if not isinstance(src, dict):
+        src, end = value_at(text, _skip_space(text, colon + 1))  # by the rules a worker reads the whole text by
+        if not isinstance(src, dict) or _another_block(text, end):
             return None
         read_source({"source": src})  # a block out of spec gets its own error
     except (ValueError, RecursionError, BoardError):
@@ -49,6 +49,19 @@ def position_key(text: str) -> tuple[bytes, dict[str, Any]] | None:
         digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     return digest.digest(), src
+
+
+def _another_block(text: str, at: int) -> bool:
+    """Whether an object keyed "source" follows (a second top-level block would be the one a reader keeps; one
+    nested deeper only costs the reuse): modifiers name their source by a string."""
+    at = text.find('"source"', at)
+    while at >= 0:
+        colon = _skip_space(text, at + len('"source"'))
+        value = _skip_space(text, colon + 1)
+        if text[colon:colon + 1] == ":" and text[value:value + 1] == "{":
+            return True
+        at = text.find('"source"', colon)
+    return False
 
 
 def _skip_space(text: str, i: int) -> int:

@@ -362,32 +362,37 @@ def _entries(raw: dict[str, Any], index: int, key: str, limit: int) -> list[Any]
 
 def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path],
          reuse: HexReuse | None = None) -> None:
-    """Read one raw hex (or take its reading from `reuse`) and add it, its nodes and its paths to the board."""
+    """Read one raw hex (or take its reading from `reuse`) and add it, its nodes and its paths to the board;
+    ids are checked as they are added, nodes first."""
     key, known = reuse.find(raw) if reuse is not None and raw.__class__ is dict else (None, None)
-    if known is None:
-        known = _read_hex(raw, index, hexes)
-        if key is not None:
-            reuse.keep(key, known)  # type: ignore[union-attr]
-    _add_known(known, hexes, nodes, paths)
-
-
-def _read_hex(raw: Any, index: int, hexes: dict[str, Hex]) -> Known:
-    """One raw hex read: the hex, with its nodes and its paths (their ids checked as they are added)."""
+    if known is not None:
+        _add_known(known, hexes, nodes, paths)
+        return
     hx = _plain_hex(raw) if raw.__class__ is dict else None
     if hx is None:
         hx = _checked_hex(raw, index, hexes)
     elif hx.id in hexes:
         raise BoardError(f"hexes[{hx.id}].id", "duplicate hex id")
     hid = hx.id
-    hx_nodes = tuple(_node(rn, hid, i) for i, rn in enumerate(_entries(raw, index, "nodes", MAX_NODES)))
-    hx_paths = tuple(_path(rp, hid, i) for i, rp in enumerate(_entries(raw, index, "paths", MAX_PATHS)))
-    hx.nodes.extend(node.id for node in hx_nodes)
-    hx.paths.extend(path.id for path in hx_paths)
-    return hx, hx_nodes, hx_paths
+    for i, rn in enumerate(_entries(raw, index, "nodes", MAX_NODES)):
+        node = _node(rn, hid, i)
+        if node.id in nodes:
+            raise BoardError(f"hexes[{hid}].nodes[{node.id}].id", "duplicate node id")
+        nodes[node.id] = node
+        hx.nodes.append(node.id)
+    for i, rp in enumerate(_entries(raw, index, "paths", MAX_PATHS)):
+        path = _path(rp, hid, i)
+        if path.id in paths:
+            raise BoardError(f"hexes[{hid}].paths[{path.id}].id", "duplicate path id")
+        paths[path.id] = path
+        hx.paths.append(path.id)
+    hexes[hid] = hx
+    if key is not None:
+        reuse.keep(key, (hx, tuple(nodes[n] for n in hx.nodes), tuple(paths[p] for p in hx.paths)))  # type: ignore[union-attr]
 
 
 def _add_known(known: Known, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:
-    """A hex read (now or before) added to the board; an id already on it is an error naming the field."""
+    """A hex read before (`HexReuse`) added to the board, with the checks `_hex` makes as it adds one."""
     hx, hx_nodes, hx_paths = known
     hid = hx.id
     if hid in hexes:

@@ -58,6 +58,22 @@ def test_no_key_without_a_top_level_source_block_in_spec() -> None:
     assert position_key('{"source": "text", "hexes": []}') is None
 
 
+def test_no_key_where_a_worker_reads_another_block_or_refuses_it() -> None:
+    """The block is read by the rules the worker reads the text by (no NaN, at most 64 levels), and a second
+    top-level block (the one a reader keeps) gives no key."""
+    raw = RAWS[0]
+    text = json.dumps(raw)
+    assert position_key(text.replace('"source": {', '"source": {"note": NaN, ', 1)) is None
+    deep = _renamed(raw, "x")
+    deep["source"]["note"] = json.loads("[" * 64 + "]" * 64)
+    assert position_key(json.dumps(deep)) is None
+    deep["source"]["note"] = json.loads("[" * 60 + "]" * 60)
+    assert position_key(json.dumps(deep)) is not None
+    second = text[:-1] + ', "source": ' + json.dumps(_renamed(raw, "y")["source"]) + "}"
+    assert json.loads(second)["source"]["game_id"] == "y"
+    assert position_key(second) is None
+
+
 def _audit(folder: Path, out: Path, workers: int, maps: bool = False) -> list[dict[str, Any]]:
     with make_executor(workers, False, None) as executor:
         run_audit(iter_items(expand_paths([str(folder)])), out, executor, maps=maps)

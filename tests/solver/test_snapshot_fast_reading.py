@@ -200,3 +200,15 @@ def test_a_hex_equal_but_for_a_number_or_flag_type_is_read_anew() -> None:
         assert _read_reusing(spoilt, reuse) == _read(spoilt), (key, part[key])
         tried += 1
     assert tried >= 3
+
+
+def test_a_hex_is_checked_node_by_node_then_path_by_path() -> None:
+    """A node id already on the board is named before a fault in a later path of the same hex."""
+    raw = copy.deepcopy(RAWS[0])
+    first = next(h for h in raw["hexes"] if h.get("nodes"))
+    other = next(h for h in raw["hexes"][raw["hexes"].index(first) + 1:] if h.get("nodes") and h.get("paths"))
+    other["nodes"][0]["id"] = first["nodes"][0]["id"]
+    other["paths"][0]["a"] = 9
+    kind, where, message = _read(raw)
+    assert (kind, message) == ("error", "duplicate node id")
+    assert where == f"hexes[{other['id']}].nodes[{first['nodes'][0]['id']}].id"
