@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from solver.audit.run import line_for_same_position
@@ -51,16 +52,28 @@ def position_key(text: str) -> tuple[bytes, dict[str, Any]] | None:
     return digest.digest(), src
 
 
+_ESCAPED_KEY = re.compile(r'"((?:[^"\\]|\\.)*\\(?:[^"\\]|\\.)*)"\s*:')  # a key written with an escape
+
+
 def _another_block(text: str, at: int) -> bool:
     """Whether an object keyed "source" follows (a second top-level block would be the one a reader keeps; one
-    nested deeper only costs the reuse): modifiers name their source by a string."""
-    at = text.find('"source"', at)
-    while at >= 0:
-        colon = _skip_space(text, at + len('"source"'))
+    nested deeper only costs the reuse): modifiers name their source by a string. A key written with escapes
+    (`"\u0073ource"`) is read as the reader reads it."""
+    found = text.find('"source"', at)
+    while found >= 0:
+        colon = _skip_space(text, found + len('"source"'))
         value = _skip_space(text, colon + 1)
         if text[colon:colon + 1] == ":" and text[value:value + 1] == "{":
             return True
-        at = text.find('"source"', colon)
+        found = text.find('"source"', colon)
+    if text.find("\\", at) < 0:
+        return False
+    for match in _ESCAPED_KEY.finditer(text, at):
+        try:
+            if json.loads(f'"{match.group(1)}"') == "source":
+                return True
+        except ValueError:
+            return True  # not a key a reader takes: no reuse
     return False
 
 

@@ -35,8 +35,13 @@ class HexReuse:
         known = self._known.get(hid) if hid.__class__ is str else None
         return key, (known[1] if known is not None and known[0] == key else None)
 
+    LIMIT = 20_000  # hex ids kept at most (then all is dropped): a long stream of boards with new ids stays bounded
+
     def keep(self, key: bytes, known: Known) -> None:
         """Keep a raw hex's bytes and its reading (replacing the one kept for its id)."""
+        if len(self._known) >= self.LIMIT:
+            self._known.clear()
+            self._checked.clear()
         old = self._known.get(known[0].id)
         if old is not None:
             self._checked.pop(id(old[1][0]), None)

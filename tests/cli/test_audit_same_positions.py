@@ -72,6 +72,12 @@ def test_no_key_where_a_worker_reads_another_block_or_refuses_it() -> None:
     second = text[:-1] + ', "source": ' + json.dumps(_renamed(raw, "y")["source"]) + "}"
     assert json.loads(second)["source"]["game_id"] == "y"
     assert position_key(second) is None
+    escaped = text[:-1] + ', "\\u0073ource": ' + json.dumps(_renamed(raw, "y")["source"]) + "}"
+    assert json.loads(escaped)["source"]["game_id"] == "y"
+    assert position_key(escaped) is None
+    other = text[:-1] + ', "caf\\u00e9": {"x": 1}}'
+    assert json.loads(other)["caf\u00e9"] == {"x": 1}
+    assert position_key(other) is not None  # another key written with an escape
 
 
 def _audit(folder: Path, out: Path, workers: int, maps: bool = False) -> list[dict[str, Any]]:

@@ -212,3 +212,13 @@ def test_a_hex_is_checked_node_by_node_then_path_by_path() -> None:
     kind, where, message = _read(raw)
     assert (kind, message) == ("error", "duplicate node id")
     assert where == f"hexes[{other['id']}].nodes[{first['nodes'][0]['id']}].id"
+
+
+def test_the_hexes_kept_stay_bounded(monkeypatch) -> None:
+    """Past `HexReuse.LIMIT` hex ids all is dropped (a long stream of boards with new ids), and boards still
+    read as alone."""
+    monkeypatch.setattr(HexReuse, "LIMIT", 50)
+    reuse = HexReuse()
+    for raw in RAWS[:4]:
+        assert _read_reusing(raw, reuse) == _read(raw)
+        assert len(reuse._known) <= 50
