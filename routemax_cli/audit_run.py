@@ -210,16 +210,15 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
                 audit_now()
             elif len(batch) >= batch_size:
                 submit()
-        while batch or pending:
-            if batch:
-                if executor is None:
-                    audit_now()
-                    continue
+        while batch or pending:  # the last batch, and copies sent back to be audited on their own
+            if batch and executor is None:
+                audit_now()
+            elif batch:
                 submit()
-                continue
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                emit_batch(fut.result())
+            else:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    emit_batch(fut.result())
     return written
 
 

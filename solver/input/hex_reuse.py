@@ -19,7 +19,9 @@ Known = tuple[Hex, tuple[Node, ...], tuple[Path, ...]]
 
 
 class HexReuse:
-    """The last raw hex and its reading per hex id (one per id: memory stays the size of a board or two)."""
+    """The last raw hex and its reading per hex id (one per id: memory stays the size of a few boards)."""
+
+    LIMIT = 20_000  # hex ids kept at most (then all is dropped): a long stream of boards with new ids stays bounded
 
     def __init__(self) -> None:
         self._known: dict[str, tuple[bytes, Known]] = {}
@@ -34,8 +36,6 @@ class HexReuse:
         hid = raw.get("id")
         known = self._known.get(hid) if hid.__class__ is str else None
         return key, (known[1] if known is not None and known[0] == key else None)
-
-    LIMIT = 20_000  # hex ids kept at most (then all is dropped): a long stream of boards with new ids stays bounded
 
     def keep(self, key: bytes, known: Known) -> None:
         """Keep a raw hex's bytes and its reading (replacing the one kept for its id)."""
