@@ -343,8 +343,7 @@ def _checked_hex(raw: Any, index: int, hexes: dict[str, Hex]) -> Hex:
     where = f"hexes[{label_of(raw, index)}]"
     raw = obj(raw, where)
     hid = _str(raw, "id", where, non_empty=True)
-    if hid in hexes:
-        raise BoardError(f"hexes[{hid}].id", "duplicate hex id")
+    _new_hex_id(hid, hexes)
     return Hex(id=hid, neighbors=_neighbors(raw, where), tile=_str(raw, "tile", where),
                color=_str(raw, "color", where), framed=_flag(raw, "framed", where),
                location=_str(raw, "location", where),
@@ -371,21 +370,13 @@ def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], pa
     hx = _plain_hex(raw) if raw.__class__ is dict else None
     if hx is None:
         hx = _checked_hex(raw, index, hexes)
-    elif hx.id in hexes:
-        raise BoardError(f"hexes[{hx.id}].id", "duplicate hex id")
+    else:
+        _new_hex_id(hx.id, hexes)
     hid = hx.id
     for i, rn in enumerate(_entries(raw, index, "nodes", MAX_NODES)):
-        node = _node(rn, hid, i)
-        if node.id in nodes:
-            raise BoardError(f"hexes[{hid}].nodes[{node.id}].id", "duplicate node id")
-        nodes[node.id] = node
-        hx.nodes.append(node.id)
+        hx.nodes.append(_put(hid, "node", _node(rn, hid, i), nodes))
     for i, rp in enumerate(_entries(raw, index, "paths", MAX_PATHS)):
-        path = _path(rp, hid, i)
-        if path.id in paths:
-            raise BoardError(f"hexes[{hid}].paths[{path.id}].id", "duplicate path id")
-        paths[path.id] = path
-        hx.paths.append(path.id)
+        hx.paths.append(_put(hid, "path", _path(rp, hid, i), paths))
     hexes[hid] = hx
     if key is not None:
         reuse.keep(key, (hx, tuple(nodes[n] for n in hx.nodes), tuple(paths[p] for p in hx.paths)))  # type: ignore[union-attr]
@@ -394,18 +385,25 @@ def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], pa
 def _add_known(known: Known, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:
     """A hex read before (`HexReuse`) added to the board, with the checks `_hex` makes as it adds one."""
     hx, hx_nodes, hx_paths = known
-    hid = hx.id
+    _new_hex_id(hx.id, hexes)
+    for node in hx_nodes:
+        _put(hx.id, "node", node, nodes)
+    for path in hx_paths:
+        _put(hx.id, "path", path, paths)
+    hexes[hx.id] = hx
+
+
+def _new_hex_id(hid: str, hexes: dict[str, Hex]) -> None:
     if hid in hexes:
         raise BoardError(f"hexes[{hid}].id", "duplicate hex id")
-    for node in hx_nodes:
-        if node.id in nodes:
-            raise BoardError(f"hexes[{hid}].nodes[{node.id}].id", "duplicate node id")
-        nodes[node.id] = node
-    for path in hx_paths:
-        if path.id in paths:
-            raise BoardError(f"hexes[{hid}].paths[{path.id}].id", "duplicate path id")
-        paths[path.id] = path
-    hexes[hid] = hx
+
+
+def _put(hid: str, kind: str, item: Any, into: dict[str, Any]) -> str:
+    """Add a node or a path of hex `hid` to the board's (`kind`: "node" or "path"); its id, new on the board."""
+    if item.id in into:
+        raise BoardError(f"hexes[{hid}].{kind}s[{item.id}].id", f"duplicate {kind} id")
+    into[item.id] = item
+    return item.id
 
 
 def read_hexes(raw: Any, where: str) -> tuple[dict[str, Hex], dict[str, Node], dict[str, Path]]:
