@@ -144,7 +144,7 @@ def audit_text(source: str, text: str, time_limit_s: float = 10.0, objective: st
     """The audit line of one snapshot given as JSON text (what workers receive); `maps` and `reuse` as in
     `audit_snapshot`."""
     try:
-        raw = loads(text, "snapshot")
+        raw = reuse.loads(text, "snapshot") if reuse is not None else loads(text, "snapshot")
     except BoardError as exc:
         return {"source": source, "error": exc.message, "error_kind": "malformed"}
     if not isinstance(raw, dict) or "hexes" not in raw:

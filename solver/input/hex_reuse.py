@@ -6,6 +6,9 @@ the other, and most of a game's hexes are the same from one position to the next
 hex with the same bytes gives the same objects again instead of being read anew. Boards built so
 share those objects: nothing changes a board's hexes, nodes or paths once it is read (a what-if lays
 track on a copy, from hexes it reads itself).
+
+Snapshots given as text are best read with `HexReuse.loads` (`hex_texts.HexTexts`): a hex whose text is
+unchanged is then the very object read before, and that object needs no bytes to be known again.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
+from solver.input.hex_texts import HexTexts
 from solver.model.board import Hex, Node, Path
 
 Known = tuple[Hex, tuple[Node, ...], tuple[Path, ...]]
@@ -24,28 +28,38 @@ class HexReuse:
     LIMIT = 20_000  # hex ids kept at most (then all is dropped): a long stream of boards with new ids stays bounded
 
     def __init__(self) -> None:
-        self._known: dict[str, tuple[bytes, Known]] = {}
+        self._known: dict[str, tuple[bytes, Known, dict[str, Any]]] = {}  # hex id -> bytes, reading, raw hex
         self._checked: dict[int, Hex] = {}  # id -> a hex kept that passed the checks of its own fields (held)
+        self._texts = HexTexts()
+
+    def loads(self, text: str | bytes, where: str) -> Any:
+        """A snapshot's JSON text read as `jsonread.loads` reads it, its unchanged hexes taken from the last
+        text read here (`HexTexts`): the value is read, never changed."""
+        return self._texts.loads(text, where)
 
     def find(self, raw: dict[str, Any]) -> tuple[bytes | None, Known | None]:
-        """The raw hex's bytes (None when it has none: not JSON data) and what the same bytes read to before."""
+        """The raw hex's bytes (None when it has none: not JSON data, or when it is known without them) and
+        what the same bytes read to before. A hex of the last text `loads` read that is the very object
+        read before is known at once."""
+        hid = raw.get("id")
+        known = self._known.get(hid) if hid.__class__ is str else None
+        if known is not None and known[2] is raw and self._texts.gave(raw):
+            return None, known[1]
         try:
             key = marshal.dumps(raw, 0)  # version 0: no references, so equal data gives equal bytes
         except ValueError:
             return None, None
-        hid = raw.get("id")
-        known = self._known.get(hid) if hid.__class__ is str else None
         return key, (known[1] if known is not None and known[0] == key else None)
 
-    def keep(self, key: bytes, known: Known) -> None:
-        """Keep a raw hex's bytes and its reading (replacing the one kept for its id)."""
+    def keep(self, key: bytes, known: Known, raw: dict[str, Any]) -> None:
+        """Keep a raw hex's bytes, its reading and the raw hex itself (replacing the one kept for its id)."""
         if len(self._known) >= self.LIMIT:
             self._known.clear()
             self._checked.clear()
         old = self._known.get(known[0].id)
         if old is not None:
             self._checked.pop(id(old[1][0]), None)
-        self._known[known[0].id] = (key, known)
+        self._known[known[0].id] = (key, known, raw)
 
     def checked(self, hx: Hex) -> bool:
         """Whether this hex (the object) passed the checks of its own fields, nodes and paths on a board before

@@ -379,7 +379,7 @@ def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], pa
         hx.paths.append(_put(hid, "path", _path(rp, hid, i), paths))
     hexes[hid] = hx
     if key is not None:
-        reuse.keep(key, (hx, tuple(nodes[n] for n in hx.nodes), tuple(paths[p] for p in hx.paths)))  # type: ignore[union-attr]
+        reuse.keep(key, (hx, tuple(nodes[n] for n in hx.nodes), tuple(paths[p] for p in hx.paths)), raw)  # type: ignore[union-attr]
 
 
 def _add_known(known: Known, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:

@@ -54,13 +54,13 @@ def json_depth(value: Any) -> int:
     return depth
 
 
-_STRICT = json.JSONDecoder(parse_constant=_reject_constant)
+STRICT_DECODER = json.JSONDecoder(parse_constant=_reject_constant)  # as `loads`: no NaN, no Infinity
 
 
 def value_at(text: str, start: int) -> tuple[Any, int]:
     """The JSON value that starts at `text[start]` (no space before it) and the index past it, read by the
     rules of `loads` for a value nested one level down; ValueError (or BoardError) when they refuse it."""
-    value, end = _STRICT.raw_decode(text, start)
+    value, end = STRICT_DECODER.raw_decode(text, start)
     if json_depth(value) + 1 > MAX_JSON_DEPTH:
         raise ValueError("nested too deeply")
     return value, end
