@@ -34,7 +34,8 @@ class HexReuse:
 
     def loads(self, text: str | bytes, where: str) -> Any:
         """A snapshot's JSON text read as `jsonread.loads` reads it, its unchanged hexes taken from the last
-        text read here (`HexTexts`): the value is read, never changed."""
+        text read here (`HexTexts`). The value shares objects with the values given before, and `find` knows
+        its hexes by those objects: it must be read only, never changed (a board read from it may be)."""
         return self._texts.loads(text, where)
 
     def find(self, raw: dict[str, Any]) -> tuple[bytes | None, Known | None]:

@@ -41,11 +41,14 @@ class HexTexts:
         self._given: dict[int, Any] = {}  # id -> a hex object of the last text (held)
 
     def gave(self, raw: Any) -> bool:
-        """Whether this object is a hex of the last text read here (then nothing has changed it)."""
+        """Whether this object is a hex of the last text read here (`loads`' values are never changed: so
+        nothing has changed it)."""
         return self._given.get(id(raw)) is raw
 
     def loads(self, text: str | bytes, where: str) -> Any:
-        """`jsonread.loads(text, where)`, taking unchanged values from the last text."""
+        """`jsonread.loads(text, where)`, taking unchanged values from the last text. The value shares objects
+        with the values given before: it must be read only, never changed."""
+        self._given = {}  # (set again for this text's hexes when they are read here)
         if isinstance(text, str):
             try:
                 found = self._read(text)

@@ -78,6 +78,7 @@ def snapshot_texts(draw: st.DrawFn) -> str:
     spoilt text (cut short, NaN, extra data, a byte-order mark, a stray character)."""
     raw = copy.deepcopy(draw(st.sampled_from(SMALL)))
     change = draw(st.sampled_from(["none", "none", "hex", "retype", "item", "twice", "deep", "deep_ok", "text"]))
+    # nesting: top level, hexes list, hex object, then the extra levels; the limit itself, and one past it
     hexes = raw["hexes"]
     at = draw(st.integers(0, len(hexes) - 1))
     if change == "hex":
@@ -90,7 +91,7 @@ def snapshot_texts(draw: st.DrawFn) -> str:
     elif change == "item":
         hexes[at] = draw(st.sampled_from([7, "E5", [1, {"a": 2}], None, 1.5]))
     elif change in ("deep", "deep_ok"):
-        hexes[at]["extra"] = _deep(MAX_JSON_DEPTH + 1 if change == "deep" else MAX_JSON_DEPTH - 3)
+        hexes[at]["extra"] = _deep(MAX_JSON_DEPTH - 2 if change == "deep" else MAX_JSON_DEPTH - 3)
     text = _layout(raw, draw(st.integers(0, 4)))
     if change == "twice":
         text = text.replace("{", '{"hexes": [], "format": 5, ', 1)
@@ -119,6 +120,24 @@ def test_a_hex_changed_in_its_text_is_read_anew() -> None:
     assert b["hexes"][2] is not a["hexes"][2] and b["hexes"][2] == second["hexes"][2]
     assert all(x is y for i, (x, y) in enumerate(zip(a["hexes"], b["hexes"])) if i != 2)
     assert texts.gave(b["hexes"][0]) and not texts.gave(first["hexes"][0])
+    assert not texts.gave(a["hexes"][2])  # a hex of an older text, changed since
+    try:
+        texts.loads(json.dumps(second)[:-1], "snapshot")  # a text that is no snapshot: no hex of it is given
+    except BoardError:
+        pass
+    assert not texts.gave(b["hexes"][0])
+
+
+def test_the_nesting_limit_is_kept_exactly() -> None:
+    """A hex nesting the snapshot to the limit reads; one level more is the error `loads` gives."""
+    for extra, ok in ((MAX_JSON_DEPTH - 3, True), (MAX_JSON_DEPTH - 2, False)):
+        raw = copy.deepcopy(SMALL[0])
+        raw["hexes"][1]["extra"] = _deep(extra)
+        text = json.dumps(raw)
+        reader = HexTexts()
+        reader.loads(json.dumps(SMALL[0]), "snapshot")  # the hexes around it are taken again
+        assert _outcome(reader.loads, text) == _outcome(loads, text)
+        assert (_outcome(loads, text)[0] == "value") is ok
 
 
 def test_boards_from_texts_read_in_turn_are_the_boards_read_alone_and_share_unchanged_hexes() -> None:
