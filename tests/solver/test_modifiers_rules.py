@@ -565,3 +565,23 @@ def test_mandatory_first_picks_the_stops_that_put_a_bonus_stop_at_an_end() -> No
     ev = evaluate(bd, [ClaimedRoute(train="3-0", nodes=ids, legs=[[outs[i], ins[i + 1]] for i in range(3)])])
     assert ev.legal and ev.routes[0].stop_revenues == [0, 20, 10, 10] and ev.revenue == 140
     assert optimum(bd) == 150  # the town 30 and M alone: M is an end there too (30 + 20 + 100)
+
+
+@pytest.mark.parametrize("toll", [-30, -40])
+def test_mandatory_first_counts_exactly_pay_mandatory_stops_whatever_they_earn(toll: int) -> None:
+    """CountedStops mandatory_first: with exactly `pay` mandatory stops the engine counts them as they are
+    (1867 `compute_stops` checks the value of a choice of optional stops only), so X0-X1, two cities for a
+    train paying two, is legal at 10 + 20 + toll, even at nothing or less; with three paying places the
+    same route must fill one with an optional stop, finds none, and is illegal."""
+    counted = {"type": "CountedStops", "source": "cs", "label": "Mandatory", "method": "mandatory_first"}
+    for pay, legal in ((2, True), (3, False)):
+        b = BoardBuilder()
+        x = Row(b, "X", [10, 20])
+        b.train("L-1", [{"nodes": ["city"], "pay": pay, "visit": 3}, {"nodes": ["town"], "pay": 0, "visit": 9}],
+                name="L")
+        bd = board(b, counted, {**PAIR_X, "amount": toll})
+        ev = evaluate(bd, [x.claim("L-1", 0, 1)])
+        assert ev.legal is legal
+        if legal:
+            assert ev.revenue == 30 + toll and ev.routes[0].stop_revenues == [10, 20]
+        assert optimum(bd) == 0  # running nothing earns more than a route worth nothing or less

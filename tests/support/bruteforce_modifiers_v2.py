@@ -240,7 +240,9 @@ def price(board: Board, mods: list[Mod], route: VRoute, train: Train, award: int
             v = value(tuple(sorted(full)))
             if best is None or v > best[0]:
                 best = (v, tuple(sorted(full)))
-        if best is None or best[0] + award <= 0:
+        # the engine returns exactly P.pay mandatory stops as they are, whatever they earn (1867 compute_stops
+        # checks the value of a choice of optional stops only): the exact case is never illegal by its value
+        if best is None or (len(mandatory) != p.pay and best[0] + award <= 0):
             return None
         counted = best[1]
     else:
