@@ -220,18 +220,31 @@ def _paying_express(train: Train, nodes: Sequence[Node]) -> list[tuple[Node, int
 
 
 def list_pays_every_stop(train: Train, nodes: Iterable[Node]) -> bool:
-    """Whether a list-distance train pays every stop of any route it may run over these nodes, each
-    in the one row that takes its kind: no kind fits two rows, every row pays as many stops as it
-    visits, no stop visits free and none pays less than nothing. Then its paying stops are the whole
-    route whenever the route earns anything (the largest paying subset is the route itself)."""
+    """Whether a list-distance train pays every stop of any route it may run over these nodes: every
+    row pays as many stops as it visits, no stop visits free, none pays less than nothing, and each
+    stop has one row that takes it, or two nested rows that pay it the same (`_nested_rows`). Then its
+    paying stops are the whole route whenever the route earns anything (the largest paying subset is
+    the route itself)."""
     if train.unit != "stops_by_type" or train.klass or train.local:
         return False
     kinds = [k for r in train.rows for k in r.kinds]
-    if len(kinds) != len(set(kinds)) or any(r.pay < r.visit for r in train.rows):
+    if (len(kinds) != len(set(kinds)) and not _nested_rows(train.rows)) or any(r.pay < r.visit for r in train.rows):
         return False
     row_of = row_by_kind(train)
     return all(n.visit_cost >= 1 and (n.kind not in row_of or stop_revenue(n, train, row_of[n.kind]) >= 0)
                for n in nodes if n.kind != "junction")
+
+
+def _nested_rows(rows: Sequence[DistanceRow]) -> bool:
+    """Two rows, one taking some of the other's kinds, at one multiplier (1837's 3+1, 1847 AE's n+n: towns
+    in both rows). With each row paying what it visits, a route that passes the length check pays every
+    stop: the kinds of the large row alone fill at most its visits (they are poured first), all its stops
+    at most both rows' visits, and the paying stops' first fit puts the shared kinds in the small row
+    (fewer kinds, so taken first) until it is full and the rest in the large one, no more than it visits."""
+    if len(rows) != 2 or rows[0].multiplier != rows[1].multiplier:
+        return False
+    small, large = sorted((set(r.kinds) for r in rows), key=len)
+    return small < large
 
 
 def row_by_kind(train: Train) -> dict[str, DistanceRow]:

@@ -353,6 +353,64 @@ def test_a_free_stop_no_row_takes_is_visited_unpaid(seed: int) -> None:
     assert check_seed_modifiers(seed) is None
 
 
+# list trains whose towns fit two rows, as 1837's 3+1 and 1847 AE's n+n (FORMAT.md: the length pours the towns
+# into the rows in row order, the paying stops take the row of fewer kinds first): the small row listed first
+# or last
+TOWN_ROW = {"nodes": ["town"]}
+ANY_ROW = {"nodes": ["city", "offboard", "town"]}
+NESTED_TRAINS = {"2+1": [{**TOWN_ROW, "pay": 1, "visit": 1}, {**ANY_ROW, "pay": 2, "visit": 2}],
+                 "1+2": [{**ANY_ROW, "pay": 1, "visit": 1}, {**TOWN_ROW, "pay": 2, "visit": 2}],
+                 "2+2": [{**TOWN_ROW, "pay": 2, "visit": 2}, {**ANY_ROW, "pay": 2, "visit": 2}]}
+NESTED_SEEDS = 300
+
+
+def make_snapshot_nested(seed: int) -> dict:
+    """A board of `make_snapshot_modifiers` whose trains are, each with odds of 4 in 5, one of NESTED_TRAINS."""
+    snap = make_snapshot_modifiers(seed)
+    rng = random.Random(seed * 104729 + 3)
+    for t in snap["trains"]:
+        if t["distance"] != 999 and t["multiplier"] == 1 and rng.random() < 0.8:
+            t["name"] = rng.choice(sorted(NESTED_TRAINS))
+            t["distance"], t["distance_unit"] = NESTED_TRAINS[t["name"]], "stops_by_type"
+    return snap
+
+
+NESTED_CHECK = CrossCheck(make_snapshot_nested, lambda board, snap: brute_force_modifiers(board, snap["modifiers"])[0])
+
+
+def check_seed_nested(seed: int) -> str | None:
+    case = NESTED_CHECK.case(seed)
+    res, crash = solve_or_report(case.board, f"seed {seed}", describe)
+    if res is None:
+        return crash
+    problems = answer_problems(case.board, res, case.brute, claims_of(res))
+    if not problems:
+        return None
+    routes = "; ".join(f"{r.train}: {' '.join(r.nodes)} = {r.revenue}" for r in res.routes)
+    return (f"seed {seed}: {'; '.join(problems)}\n  modifiers {case.snapshot['modifiers']}\n"
+            f"  solver: {routes}\n{describe(case.board)}")
+
+
+@pytest.mark.parametrize("start", range(0, NESTED_SEEDS, BATCH), ids=lambda s: f"nested-seeds{s}-{s + BATCH - 1}")
+def test_optimiser_matches_brute_force_with_towns_in_two_rows(start: int) -> None:
+    assert_batch(check_seed_nested, range(start, start + BATCH))
+
+
+def test_boards_with_towns_in_two_rows_run_such_trains() -> None:
+    """On many of those boards the brute force's optimum gives a nested-row train a paying route, and on most of
+    these that route visits a town (the kind two rows take)."""
+    used = towns = 0
+    for seed in range(NESTED_SEEDS):
+        case = NESTED_CHECK.case(seed)
+        nested = {t.id for t in case.board.trains if t.name in NESTED_TRAINS}
+        run = brute_force_modifiers(case.board, case.snapshot["modifiers"])[1]
+        paying = [route for train, route in run if train in nested and dict(route.revenue).get(train, 0) > 0]
+        used += bool(paying)
+        towns += any(case.board.nodes[n].kind == "town" for route in paying for n in route.nodes)
+    assert used >= NESTED_SEEDS // 3, used
+    assert towns >= NESTED_SEEDS // 4, towns
+
+
 def test_modifier_boards_are_a_meaningful_mix() -> None:
     """Every type occurs often, list trains occur, and the modifiers change the optimum on many boards."""
     kinds: dict[str, int] = {}

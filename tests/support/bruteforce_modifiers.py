@@ -2,8 +2,9 @@
 
 Legs and the route shape rules come from `tests.support.bruteforce` (itself independent of the solver);
 everything else is written here from FORMAT.md and shares no code with `solver`: both directions
-of every route, list-distance trains whose rows accept disjoint kinds, the paying subset chosen
-with the bonuses, StopBonus / ComboBonus lines, BestRouteBonus awards, RequiredRoute and
+of every route, list-distance trains (a kind may fit several rows: FORMAT.md's pour for the length and
+first fit for the paying stops), the paying subset chosen with the bonuses, StopBonus / ComboBonus
+lines, BestRouteBonus awards, RequiredRoute and
 DropLowestRoute, and an exhaustive search over route-to-train assignments (pruned only by a bound
 that the run rules cannot exceed).
 """
@@ -72,11 +73,39 @@ def bonus(mods: list[dict[str, Any]], counted: list[tuple[Node, int]]) -> int:
     return total
 
 
-def _row_of(train: Train, kind: str) -> int | None:
-    for i, r in enumerate(train.rows):
-        if kind in r.kinds:
-            return i
-    return None
+def _fits_length(train: Train, stops: list[Node]) -> bool:
+    """FORMAT.md's length check of a list train: the visit costs grouped by kind, the kinds fewer rows accept
+    first, each group poured into the rows accepting its kind in row order, up to each row's visits (shared
+    between kinds); anything left over makes the route too long."""
+    cost: dict[str, int] = {}
+    for s in stops:
+        cost[s.kind] = cost.get(s.kind, 0) + s.visit_cost
+    room = [r.visit for r in train.rows]
+    accepting = {k: [i for i, r in enumerate(train.rows) if k in r.kinds] for k in cost}
+    for kind in sorted(cost, key=lambda k: len(accepting[k])):
+        left = cost[kind]
+        for i in accepting[kind]:
+            poured = min(left, room[i])
+            room[i] -= poured
+            left -= poured
+        if left:
+            return False
+    return True
+
+
+def _pays_all(train: Train, stops: list[Node]) -> bool:
+    """Whether these stops (route order) may all pay: each fits the first row accepting its kind with `pay`
+    room left, the rows taken by the number of kinds they accept (FORMAT.md)."""
+    rows = sorted(train.rows, key=lambda r: len(r.kinds))
+    used = [0] * len(rows)
+    for s in stops:
+        for i, r in enumerate(rows):
+            if s.kind in r.kinds and used[i] < r.pay:
+                used[i] += 1
+                break
+        else:
+            return False
+    return True
 
 
 def train_value(train: Train, stops: list[Node], mods: list[dict[str, Any]]) -> int | None:
@@ -88,20 +117,15 @@ def train_value(train: Train, stops: list[Node], mods: list[dict[str, Any]]) -> 
             return None
         counted = [(s, _pay(s, train)) for s in stops]
         return sum(p for _, p in counted) + bonus(mods, counted)
-    rows = [_row_of(train, s.kind) for s in stops]
-    if any(row is None and s.visit_cost for s, row in zip(stops, rows)):
-        return None  # a kind no row takes fits only where it costs nothing (it is never paid)
-    for i, r in enumerate(train.rows):
-        if sum(s.visit_cost for s, row in zip(stops, rows) if row == i) > r.visit:
-            return None
+    if not _fits_length(train, stops):
+        return None
     for size in range(len(stops), 0, -1):
         best = -1
         for combo in combinations(range(len(stops)), size):
-            if not any(stops[i].tokened_by_company for i in combo) or any(rows[i] is None for i in combo):
+            chosen = [stops[i] for i in combo]
+            if not any(s.tokened_by_company for s in chosen) or not _pays_all(train, chosen):
                 continue
-            if any(sum(1 for i in combo if rows[i] == k) > r.pay for k, r in enumerate(train.rows)):
-                continue
-            counted = [(stops[i], _pay(stops[i], train)) for i in combo]
+            counted = [(s, _pay(s, train)) for s in chosen]
             best = max(best, sum(p for _, p in counted) + bonus(mods, counted))
         if best > 0:
             return best
