@@ -21,7 +21,7 @@ from solver.model.results import SolveOptions
 from solver.modifiers import packing_terms
 from solver.optimiser import solve
 from solver.rulesets.r_standard import solve as standard_solve
-from tests.solver.test_bruteforce import make_snapshot
+from tests.solver.test_bruteforce import NESTED_TRAINS, as_list_trains, make_snapshot
 from tests.support.bruteforce import describe
 from tests.support.bruteforce_modifiers_v2 import V2Result, brute_force_v2, judge_v2
 from tests.support.crosscheck import CrossCheck, answer_problems, assert_batch, claims_of, solve_or_report
@@ -268,8 +268,23 @@ def _brute(board: Any, snap: dict) -> V2Result:
 V2_CHECK = CrossCheck(make_snapshot_v2, _brute)
 
 
-def check_seed_v2(seed: int) -> str | None:
-    case = V2_CHECK.case(seed)
+def make_snapshot_v2_nested(seed: int) -> dict:
+    """A board of `make_snapshot_v2` whose numeric and list trains are, each with odds of 4 in 5, one of
+    `test_bruteforce.NESTED_TRAINS` (towns in two rows), unless a CountedStops or a StopPaysOnce is in force
+    (neither is defined for such trains)."""
+    snap = make_snapshot_v2(seed)
+    if any(m["type"] in ("CountedStops", "StopPaysOnce") for m in snap["modifiers"]):
+        return snap
+    as_list_trains(snap, random.Random(seed * 7919 + 11), NESTED_TRAINS, 0.8)
+    return snap
+
+
+V2_NESTED_CHECK = CrossCheck(make_snapshot_v2_nested, _brute)
+V2_NESTED_SEEDS = 300
+
+
+def check_seed_v2(seed: int, check: CrossCheck = V2_CHECK) -> str | None:
+    case = check.case(seed)
     board, brute = case.board, case.brute
     res, crash = solve_or_report(board, f"seed {seed}", describe)
     if res is None:
@@ -293,6 +308,23 @@ def check_seed_v2(seed: int) -> str | None:
 @pytest.mark.parametrize("start", range(0, V2_SEEDS, BATCH), ids=lambda s: f"v2-seeds{s}-{s + BATCH - 1}")
 def test_optimiser_matches_brute_force_v2(start: int) -> None:
     assert_batch(check_seed_v2, range(start, start + BATCH))
+
+
+@pytest.mark.parametrize("start", range(0, V2_NESTED_SEEDS, BATCH), ids=lambda s: f"v2-nested{s}-{s + BATCH - 1}")
+def test_optimiser_matches_brute_force_v2_with_towns_in_two_rows(start: int) -> None:
+    assert_batch(lambda seed: check_seed_v2(seed, V2_NESTED_CHECK), range(start, start + BATCH))
+
+
+def test_v2_boards_with_towns_in_two_rows_run_such_trains() -> None:
+    """On many of those boards the brute force's optimum runs a nested-row train on a paying route that visits a
+    town (the kind both rows take)."""
+    towns = 0
+    for seed in range(V2_NESTED_SEEDS):
+        case = V2_NESTED_CHECK.case(seed)
+        nested = {t.id for t in case.board.trains if t.name in NESTED_TRAINS}
+        towns += any(tid in nested and p.revenue > 0 and any(case.board.nodes[n].kind == "town" for n in r.nodes)
+                     for tid, r, p in case.brute.assignment)
+    assert towns >= V2_NESTED_SEEDS // 5, towns
 
 
 @pytest.mark.parametrize("seed", sorted(REGRESSIONS))

@@ -73,7 +73,7 @@ def bonus(mods: list[dict[str, Any]], counted: list[tuple[Node, int]]) -> int:
     return total
 
 
-def _fits_length(train: Train, stops: list[Node]) -> bool:
+def fits_length(train: Train, stops: list[Node]) -> bool:
     """FORMAT.md's length check of a list train: the visit costs grouped by kind, the kinds fewer rows accept
     first, each group poured into the rows accepting its kind in row order, up to each row's visits (shared
     between kinds); anything left over makes the route too long."""
@@ -93,7 +93,7 @@ def _fits_length(train: Train, stops: list[Node]) -> bool:
     return True
 
 
-def _pays_all(train: Train, stops: list[Node]) -> bool:
+def pays_all(train: Train, stops: list[Node]) -> bool:
     """Whether these stops (route order) may all pay: each fits the first row accepting its kind with `pay`
     room left, the rows taken by the number of kinds they accept (FORMAT.md)."""
     rows = sorted(train.rows, key=lambda r: len(r.kinds))
@@ -117,13 +117,13 @@ def train_value(train: Train, stops: list[Node], mods: list[dict[str, Any]]) -> 
             return None
         counted = [(s, _pay(s, train)) for s in stops]
         return sum(p for _, p in counted) + bonus(mods, counted)
-    if not _fits_length(train, stops):
+    if not fits_length(train, stops):
         return None
     for size in range(len(stops), 0, -1):
         best = -1
         for combo in combinations(range(len(stops)), size):
             chosen = [stops[i] for i in combo]
-            if not any(s.tokened_by_company for s in chosen) or not _pays_all(train, chosen):
+            if not any(s.tokened_by_company for s in chosen) or not pays_all(train, chosen):
                 continue
             counted = [(s, _pay(s, train)) for s in chosen]
             best = max(best, sum(p for _, p in counted) + bonus(mods, counted))

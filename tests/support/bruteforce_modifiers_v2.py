@@ -2,8 +2,9 @@
 
 Legs and the route shape rules come from `tests.support.bruteforce` (itself independent of the solver);
 everything else is written here from FORMAT.md and shares no code with `solver` beyond the board
-model: every route in both directions, `stops`, `hexes` and list-distance trains (rows accepting
-disjoint kinds), the paying subset chosen with the revenue bonuses (or by `CountedStops`
+model: every route in both directions, `stops`, `hexes` and list-distance trains (a kind may fit
+several rows: `bruteforce_modifiers.fits_length` and `pays_all`), the paying subset chosen with the
+revenue bonuses (or by `CountedStops`
 mandatory_first), every StopBonus / ComboBonus field (nodes, negative values, -stop_revenue, scope,
 endpoint, target subsidy, exclusive, trains), every RouteRule (scopes counted, visited, endpoints,
 path_hexes, candidates), and the run: at most one route per train, track exclusive per OverlapRule
@@ -24,6 +25,7 @@ from typing import Any
 
 from solver.model.board import Board, Node, Train
 from tests.support.bruteforce import BLeg, legs_from, route_problems, track_keys
+from tests.support.bruteforce_modifiers import fits_length, pays_all
 
 Mod = dict[str, Any]
 
@@ -184,21 +186,10 @@ def rules_break(rules: list[Mod], route: VRoute, stops: list[Node], counted: tup
 # ---------------------------------------------------------------- pricing one route for one train
 
 
-def _row_of(train: Train, kind: str) -> int | None:
-    for i, r in enumerate(train.rows):
-        if kind in r.kinds:
-            return i
-    return None
-
-
 def _fits(train: Train, stops: list[Node]) -> bool:
     if train.unit == "stops":
         return sum(s.visit_cost for s in stops) <= train.distance
-    rows = [_row_of(train, s.kind) for s in stops]
-    if any(row is None and s.visit_cost for s, row in zip(stops, rows)):
-        return False  # a kind no row accepts: its cost is left over (a free stop fits, and never pays)
-    return all(sum(s.visit_cost for s, row in zip(stops, rows) if row == i) <= r.visit
-               for i, r in enumerate(train.rows))
+    return fits_length(train, stops)  # a kind no row accepts fits only where it costs nothing (and never pays)
 
 
 def price(board: Board, mods: list[Mod], route: VRoute, train: Train, award: int = 0) -> Priced | None:
@@ -246,15 +237,13 @@ def price(board: Board, mods: list[Mod], route: VRoute, train: Train, award: int
             return None
         counted = best[1]
     else:
-        rows = [_row_of(train, s.kind) for s in stops]
         counted = ()
         for size in range(len(stops), 0, -1):
             top: tuple[int, tuple[int, ...]] | None = None
             for combo in combinations(range(len(stops)), size):
                 if train.requires_token and not any(stops[i].tokened_by_company for i in combo):
                     continue
-                if any(rows[i] is None for i in combo) or \
-                        any(sum(1 for i in combo if rows[i] == k) > r.pay for k, r in enumerate(train.rows)):
+                if not pays_all(train, [stops[i] for i in combo]):
                     continue
                 evaluated.append(combo)
                 v = value(combo)
@@ -414,9 +403,6 @@ def check_scope(board: Board, mods: list[Mod]) -> None:
     for t in board.trains:
         if t.unit not in ("stops", "hexes", "stops_by_type") or t.local:
             raise OutOfScope(f"train {t.id}")
-        kinds = [k for r in t.rows for k in r.kinds]
-        if len(set(kinds)) != len(kinds):
-            raise OutOfScope(f"train {t.id}: rows must accept disjoint kinds")
 
 
 def brute_force_v2(board: Board, mods: list[Mod]) -> V2Result:
