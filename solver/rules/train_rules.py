@@ -264,7 +264,11 @@ def paying_stops(train: Train, nodes: Sequence[Node]) -> list[tuple[Node, int]]:
     rows = sorted(train.rows, key=lambda r: len(r.kinds))
     kinds = [k for r in rows for k in r.kinds]
     if len(kinds) == len(set(kinds)):
-        return _paying_disjoint(train, nodes, rows)
+        found = _paying_disjoint(train, nodes, rows)
+        # the best stops of each row are the best set of the largest size; where it earns nothing or less, only
+        # a stop paying less than nothing can leave a smaller set that earns something: the search looks there
+        if found or all(stop_revenue(n, train, r) >= 0 for r in rows for n in nodes if n.kind in r.kinds):
+            return found
     return _paying_by_search(train, nodes, rows)
 
 

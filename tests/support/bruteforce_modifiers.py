@@ -11,6 +11,7 @@ that the run rules cannot exceed).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Any
@@ -212,6 +213,8 @@ def brute_force_modifiers(board: Board, mods: list[dict[str, Any]]) -> tuple[int
     tops = [o[0][0] if o else 0 for o in options]
     rest = [sum(tops[i:]) for i in range(len(trains) + 1)]
     extra = sum(max((_award(m, r.hexes) for r in routes), default=0) for m in mods if m["type"] == "BestRouteBonus")
+    if any(v < 0 for o in options for v, _ in o):  # a route earning less than nothing (a train may run none, a
+        rest = [math.inf] * (len(trains) + 1)  # DropLowestRoute may drop it): no bound, every run is tried
     best: list[Any] = [0, []]
 
     def rec(i: int, used: frozenset, total: int, chosen: list[tuple[str, MRoute, int]]) -> None:
