@@ -361,12 +361,14 @@ def test_a_free_stop_no_row_takes_is_visited_unpaid(seed: int) -> None:
 
 # list trains whose towns fit two rows, as 1837's 3+1 and 1847 AE's n+n (FORMAT.md: the length pours the towns
 # into the rows in row order, the paying stops take the row of fewer kinds first): the small row listed first
-# or last
+# or last, and rows that pay fewer or more stops than they visit (then not every stop need pay)
 TOWN_ROW = {"nodes": ["town"]}
 ANY_ROW = {"nodes": ["city", "offboard", "town"]}
 NESTED_TRAINS = {"2+1": [{**TOWN_ROW, "pay": 1, "visit": 1}, {**ANY_ROW, "pay": 2, "visit": 2}],
                  "1+2": [{**ANY_ROW, "pay": 1, "visit": 1}, {**TOWN_ROW, "pay": 2, "visit": 2}],
-                 "2+2": [{**TOWN_ROW, "pay": 2, "visit": 2}, {**ANY_ROW, "pay": 2, "visit": 2}]}
+                 "2+2": [{**TOWN_ROW, "pay": 2, "visit": 2}, {**ANY_ROW, "pay": 2, "visit": 2}],
+                 "1+2/3": [{**TOWN_ROW, "pay": 1, "visit": 1}, {**ANY_ROW, "pay": 2, "visit": 3}],  # visits 3, pays 2
+                 "2/1+2": [{**TOWN_ROW, "pay": 2, "visit": 1}, {**ANY_ROW, "pay": 2, "visit": 2}]}  # pays 2, visits 1
 NESTED_SEEDS = 300
 
 

@@ -60,6 +60,13 @@ def test_towns_in_two_nested_rows_pay_every_stop() -> None:
                                 NODES)
     assert list_pays_every_stop(_train(DistanceRow(("city", "offboard", "town"), 4, 4), DistanceRow(("town",), 4, 4)),
                                 NODES)
+    # a 1+2: the second town overflows the town row into the other, which still pays it
+    towns = [Node(id="t1", hex="B1", kind="town", revenue=10), Node(id="c", hex="B2", kind="city", revenue=30),
+             Node(id="t2", hex="B3", kind="town", revenue=20)]
+    train = Train(id="t-0", name="t", unit="stops_by_type", requires_token=False,
+                  rows=(DistanceRow(("town",), 1, 1), DistanceRow(("town", *CITIES), 2, 2)))
+    assert list_pays_every_stop(train, towns) and pour_fits(train.rows, towns)
+    assert {n.id: v for n, v in paying_stops(train, towns)} == {"t1": 10, "c": 30, "t2": 20}
 
 
 KINDS = ("city", "town", "offboard")
@@ -73,17 +80,21 @@ def nested_trains_and_routes(draw: st.DrawFn) -> tuple[Train, list[Node]]:
     if len(large) == len(small):
         large = tuple(dict.fromkeys(large + tuple(k for k in KINDS if k not in small)[:1]))
     mult = draw(st.sampled_from((1, 2)))
-    rows = [DistanceRow(small, draw(st.integers(1, 3)), 0, mult), DistanceRow(large, draw(st.integers(1, 3)), 0, mult)]
+    rows = [DistanceRow(small, draw(st.integers(1, 2)), 0, mult), DistanceRow(large, draw(st.integers(1, 4)), 0, mult)]
     rows = [DistanceRow(r.kinds, r.pay + draw(st.integers(0, 1)), r.pay, r.multiplier) for r in rows]
     if draw(st.booleans()):
         rows.reverse()
-    train = Train(id="t-0", name="t", unit="stops_by_type", requires_token=False, rows=tuple(rows))
-    nodes = [Node(id=f"n{i}", hex=f"A{i}", kind=draw(st.sampled_from(KINDS)), revenue=draw(st.integers(0, 50)),
-                  visit_cost=draw(st.integers(1, 2))) for i in range(draw(st.integers(1, 7)))]
+    train = Train(id="t-0", name="t", unit="stops_by_type", requires_token=draw(st.booleans()), rows=tuple(rows))
+    n = draw(st.integers(1, 7))
+    token = draw(st.integers(0, n - 1))
+    shared = st.sampled_from(small)  # most stops of the kinds both rows take, which may overflow the small row
+    nodes = [Node(id=f"n{i}", hex=f"A{i}", kind=draw(st.one_of(shared, shared, st.sampled_from(KINDS))),
+                  revenue=draw(st.integers(0, 50)), visit_cost=draw(st.integers(1, 2)), tokened_by_company=i == token)
+             for i in range(n)]
     return train, nodes
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+@settings(max_examples=1000, deadline=None, derandomize=True)
 @given(nested_trains_and_routes())
 def test_nested_rows_pay_every_stop_of_a_route_they_may_run(case: tuple[Train, list[Node]]) -> None:
     """What the predicate promises for nested rows, asked of the engine's rule (the paying-subset search): on
