@@ -85,7 +85,8 @@ def units_paid(units: dict[str, tuple[str, int]], nodes: Iterable[str]) -> dict[
 
 def pay_units(board: Board, rule: StopPaysOnce, classes: Sequence[Train]) -> dict[str, tuple[str, int]]:
     """Node id -> (its pay unit, what it pays) under StopPaysOnce, or a BoardError where the run order
-    would decide what a stop pays (list trains, values that differ by train or within a unit)."""
+    would decide what a stop pays (list trains, values that differ by train or within a unit) or a stop
+    pays less than nothing."""
     if any(t.unit not in EVERY_STOP_COUNTS for t in classes):
         raise BoardError("modifiers", "the optimiser prices StopPaysOnce only for trains on which every stop pays "
                                       "(a list train's paying stops would depend on the run order)")
@@ -97,6 +98,9 @@ def pay_units(board: Board, rule: StopPaysOnce, classes: Sequence[Train]) -> dic
             raise BoardError("modifiers", f"StopPaysOnce: {n.id} pays differently to different trains; the run order "
                                           "would decide what it pays, which the optimiser does not search")
         values[n.id] = paid.pop() if paid else 0
+        if values[n.id] < 0:  # what a route adds to a run would then exceed what it earns alone: no bound holds
+            raise BoardError("modifiers", f"StopPaysOnce: {n.id} pays less than nothing; the optimiser prices "
+                                          "StopPaysOnce only where every stop pays nothing or more")
     unit = {n.id: n.id for n in stops}
     if rule.groups:
         by_group: dict[str, list[str]] = defaultdict(list)

@@ -97,6 +97,22 @@ def test_a_stop_that_pays_once_keeps_its_bonus_on_every_route(target: str) -> No
     assert res.status == "OPTIMAL" and res.revenue + res.subsidy == 100
 
 
+def test_a_stop_that_pays_once_and_less_than_nothing_is_refused() -> None:
+    """With a stop paying less than nothing, what a route adds to a run may exceed what it earns alone (another
+    route paid that stop first), which every bound of the StopPaysOnce search assumes it never does: the optimiser
+    answered below the optimum (a sweep of boards with negative stops) and now refuses the board, naming it."""
+    b = BoardBuilder()
+    row = Row(b, "H", [10, -20, 30], token_at=0)
+    b.train("3-0", 3)
+    b.train("2-1", 2)
+    once = {"type": "StopPaysOnce", "source": "p", "label": "Pays once", "groups": False}
+    bd = board(b, once)
+    assert evaluate(bd, [row.claim("3-0", 0, 2)]).revenue == 20  # the evaluator still prices runs
+    with pytest.raises(BoardError, match=r"StopPaysOnce: .* pays less than nothing") as err:
+        solve(bd, SolveOptions(time_limit_s=20))
+    assert err.value.field == "modifiers"
+
+
 def _two_stop_hex() -> tuple[BoardBuilder, list[str], list[list[str]]]:
     """H0 city (token) - H1 city and town - H2 city, one route through all four stops."""
     b = BoardBuilder()
