@@ -327,6 +327,29 @@ def test_v2_boards_with_towns_in_two_rows_run_such_trains() -> None:
     assert towns >= V2_NESTED_SEEDS // 5, towns
 
 
+def make_snapshot_v2_negative(seed: int) -> dict:
+    """A board of `make_snapshot_v2` where about a quarter of the stops pay less than nothing (snapshots allow
+    it; FORMAT.md then takes a list train's largest paying set that earns something), without StopPaysOnce
+    (refused with such stops)."""
+    snap = make_snapshot_v2(seed)
+    snap["modifiers"] = [m for m in snap["modifiers"] if m["type"] != "StopPaysOnce"]
+    rng = random.Random(seed * 31 + 5)
+    for n in (n for h in snap["hexes"] for n in h["nodes"]):
+        if n["kind"] != "junction" and not n.get("groups") and not n.get("revenue_by_train") and rng.random() < 0.25:
+            n["revenue"] = -rng.choice((10, 20, 30))
+    return snap
+
+
+V2_NEGATIVE_CHECK = CrossCheck(make_snapshot_v2_negative, _brute)
+V2_NEGATIVE_SEEDS = 300
+
+
+@pytest.mark.parametrize("start", range(0, V2_NEGATIVE_SEEDS, BATCH), ids=lambda s: f"v2-negative{s}-{s + BATCH - 1}")
+def test_optimiser_matches_brute_force_v2_with_stops_paying_less_than_nothing(start: int) -> None:
+    """The seeds 0-299 include boards the optimiser got wrong before a list train searched smaller paying sets."""
+    assert_batch(lambda seed: check_seed_v2(seed, V2_NEGATIVE_CHECK), range(start, start + BATCH))
+
+
 @pytest.mark.parametrize("seed", sorted(REGRESSIONS))
 def test_former_solver_disagreements_v2(seed: int) -> None:
     """Seeds on which the optimiser once disagreed with the brute force (REGRESSIONS says how)."""
