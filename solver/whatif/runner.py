@@ -25,7 +25,7 @@ from solver.routes.leg_graph import LegGraph, build_leg_graph
 from solver.whatif.advisors import token_scenarios, train_scenarios
 from solver.whatif.apply import apply_scenario
 from solver.whatif.model import Scenario, ScenarioResult, WhatIfResult
-from solver.whatif.shared import SharedWork, TokenPool
+from solver.whatif.shared import SharedWork, TokenPool, pool_prices_hold
 from solver.whatif.train_specs import check_spec
 
 POOL_SHARE = 0.4  # of the time, at most what pricing the token pool may take
@@ -73,7 +73,7 @@ def run_whatif(board: Board, scenarios: Sequence[Scenario], opts: WhatIfOptions 
         except BoardError as exc:
             boards.append((index, scenario, exc))
     pool = None
-    if share:
+    if share and pool_prices_hold(board):
         stations = sorted({nid for _i, s, b in boards if isinstance(b, Board) and not s.changes_track
                            and not (s.add_trains or s.remove_trains) for nid in s.tokens})
         if stations:

@@ -11,7 +11,10 @@ graph and its candidates when one is given (`SharedWork`):
   candidates are the pool's routes through one of its own stations. Prices on the pool board are
   never below the scenario's (more stations only open more paying subsets), so the packing's
   optimum and bound hold for the scenario once the evaluator of the scenario's board confirms the
-  answer's revenue; when it does not, the runner solves that scenario from scratch.
+  answer's revenue; when it does not, the runner solves that scenario from scratch. That premise
+  needs every stop to pay nothing or more, and no list train to meet a modifier (`pool_prices_hold`):
+  else a station may open a larger paying subset that earns less (FORMAT.md takes the largest one
+  that earns something), and there is no pool.
 """
 
 from __future__ import annotations
@@ -28,6 +31,15 @@ from solver.routes.leg_graph import LegGraph, build_leg_graph
 from solver.routes.pricing import Candidate
 from solver.whatif.apply import place_tokens
 from solver.whatif.model import Scenario
+
+
+def pool_prices_hold(board: Board) -> bool:
+    """Whether a route's price on the pool board is never below its price on a scenario's board (see the
+    module): no stop pays less than nothing, and no list train meets a modifier (whose bonuses and rules
+    may make a larger paying subset earn less)."""
+    if any(n.revenue < 0 or any(v < 0 for v in n.revenue_by_train.values()) for n in board.nodes.values()):
+        return False
+    return not (board.modifiers and any(t.unit == "stops_by_type" for t in board.trains))
 
 
 class TokenPool:

@@ -165,3 +165,32 @@ def test_scenarios_solved_in_parallel_answer_as_one_at_a_time(key: str) -> None:
         return sorted((repr(a.scenario), a.revenue, a.status, a.bound, a.delta) for a in r.scenarios)
     assert answers(two) == answers(one)
     assert [a.delta for a in two.scenarios] == sorted((a.delta for a in two.scenarios), reverse=True)
+
+
+def test_a_station_that_opens_a_larger_paying_set_worth_less_is_priced_without_the_pool() -> None:
+    """Stops paying less than nothing: a list train pays its largest set of stops that earns something (FORMAT.md),
+    so a station at H0 lets the set {H0, H1, H2} (5 + 8 + 3) count where the board's own station H4 keeps H0 out,
+    and the route earns less on the pool board (one station in every placement) than on the board itself. The
+    shared token pool priced the unchanged board at 6 where it earns 8; such boards get no pool."""
+    from solver.whatif.shared import pool_prices_hold
+    from tests.support.boards import BoardBuilder, line
+
+    b = BoardBuilder()
+    hexes = [f"H{i}" for i in range(5)]
+    line(b, hexes)
+    stops = []
+    for i, (kind, revenue) in enumerate([("city", 5), ("town", 8), ("city", 3), ("town", -15), ("city", -5)]):
+        h = hexes[i]
+        stops.append(b.city(h, revenue, token=i == 4) if kind == "city" else b.town(h, revenue))
+        if i:
+            b.path(h, 1, stops[-1])
+        if i < 4:
+            b.path(h, stops[-1], 4)
+    b.train("t-0", [{"nodes": ["city"], "pay": 2, "visit": 3}, {"nodes": ["town"], "pay": 3, "visit": 4}], name="2+3")
+    board = board_from_snapshot(b.snapshot())
+    assert not pool_prices_hold(board)
+    direct = solve(board, SolveOptions(time_limit_s=20))
+    shared = run_whatif(board, [Scenario(label="H0", tokens=(stops[0],))], WhatIfOptions(share=True))
+    alone = run_whatif(board, [Scenario(label="H0", tokens=(stops[0],))], WhatIfOptions(share=False))
+    assert shared.base.result.revenue == alone.base.result.revenue == direct.revenue == 8
+    assert [s.delta for s in shared.scenarios] == [s.delta for s in alone.scenarios]
