@@ -15,6 +15,7 @@ import pytest
 
 from solver.evaluator import evaluate
 from solver.input.snapshot import board_from_snapshot
+from solver.model.board import Board
 from solver.model.results import ClaimedRoute, SolveOptions
 from solver.optimiser import solve
 from tests.support.boards import STEPS, BoardBuilder, blob_cells, close_hex_track, hex_id, row_cells
@@ -329,7 +330,11 @@ def as_list_trains(snap: dict, rng: random.Random, table: dict[str, list[dict]],
             t["distance"], t["distance_unit"] = table[t["name"]], "stops_by_type"
 
 
-MOD_CHECK = CrossCheck(make_snapshot_modifiers, lambda board, snap: brute_force_modifiers(board, snap["modifiers"])[0])
+def _brute_optimum(board: Board, snap: dict) -> int:
+    return brute_force_modifiers(board, snap["modifiers"])[0]
+
+
+MOD_CHECK = CrossCheck(make_snapshot_modifiers, _brute_optimum)
 
 
 def check_seed_modifiers(seed: int, check: CrossCheck = MOD_CHECK) -> str | None:
@@ -379,7 +384,7 @@ def make_snapshot_nested(seed: int) -> dict:
     return snap
 
 
-NESTED_CHECK = CrossCheck(make_snapshot_nested, lambda board, snap: brute_force_modifiers(board, snap["modifiers"])[0])
+NESTED_CHECK = CrossCheck(make_snapshot_nested, _brute_optimum)
 
 
 @pytest.mark.parametrize("start", range(0, NESTED_SEEDS, BATCH), ids=lambda s: f"nested-seeds{s}-{s + BATCH - 1}")

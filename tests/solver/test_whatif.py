@@ -12,7 +12,9 @@ from solver.model.results import SolveOptions, SolveResult, Status
 from solver.optimiser import solve
 from solver.routes.leg_graph import build_leg_graph
 from solver.whatif import Scenario, WhatIfOptions, run_whatif
+from solver.whatif.shared import pool_prices_hold
 from solver.whatif.tokens import placements
+from tests.support.boards import BoardBuilder, line
 from tests.support.whatif_boards import snapshot, train_named, with_token, with_trains
 
 LIMIT = 60.0
@@ -172,9 +174,6 @@ def test_a_station_that_opens_a_larger_paying_set_worth_less_is_priced_without_t
     so a station at H0 lets the set {H0, H1, H2} (5 + 8 + 3) count where the board's own station H4 keeps H0 out,
     and the route earns less on the pool board (one station in every placement) than on the board itself. The
     shared token pool priced the unchanged board at 6 where it earns 8; such boards get no pool."""
-    from solver.whatif.shared import pool_prices_hold
-    from tests.support.boards import BoardBuilder, line
-
     b = BoardBuilder()
     hexes = [f"H{i}" for i in range(5)]
     line(b, hexes)

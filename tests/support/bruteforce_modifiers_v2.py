@@ -1,16 +1,15 @@
 """An independent brute force for boards with modifiers of vocabulary v2 (corpus FORMAT.md "Modifiers").
 
 Legs and the route shape rules come from `tests.support.bruteforce` (itself independent of the solver);
-everything else is written here from FORMAT.md and shares no code with `solver` beyond the board
-model: every route in both directions, `stops`, `hexes` and list-distance trains (a kind may fit
-several rows: `bruteforce_modifiers.fits_length` and `pays_all`), the paying subset chosen with the
-revenue bonuses (or by `CountedStops`
-mandatory_first), every StopBonus / ComboBonus field (nodes, negative values, -stop_revenue, scope,
-endpoint, target subsidy, exclusive, trains), every RouteRule (scopes counted, visited, endpoints,
-path_hexes, candidates), and the run: at most one route per train, track exclusive per OverlapRule
-(run, route, pools), valued by BestRouteBonus (first_max, last, most_visited_stops, stop_kinds,
-per_distinct, trains), RequiredRoute, DropLowestRoute, RouteSetRule and StopPaysOnce, in every run
-order (the best one counts). The value of a run is its revenue plus its subsidy.
+everything else is written here from FORMAT.md and shares no code with `solver` beyond the board model:
+every route in both directions, `stops`, `hexes` and list-distance trains (a kind may fit several rows:
+`bruteforce_modifiers.fits_length` and `pays_all`), the paying subset chosen with the revenue bonuses
+(or by `CountedStops` mandatory_first), every StopBonus / ComboBonus field (nodes, negative values,
+-stop_revenue, scope, endpoint, target subsidy, exclusive, trains), every RouteRule (scopes counted,
+visited, endpoints, path_hexes, candidates), and the run: at most one route per train, track exclusive
+per OverlapRule (run, route, pools), valued by BestRouteBonus (first_max, last, most_visited_stops,
+stop_kinds, per_distinct, trains), RequiredRoute, DropLowestRoute, RouteSetRule and StopPaysOnce, in
+every run order (the best one counts). The value of a run is its revenue plus its subsidy.
 
 Scope: at most one BestRouteBonus (a route's award is then 0 or its own bonus, and a list train is
 priced for both), no StopPaysOnce with list trains (FORMAT: the order would decide the paying subset;
