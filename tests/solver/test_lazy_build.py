@@ -13,6 +13,7 @@ from solver.input.snapshot import board_from_snapshot
 from solver.model.results import SolveOptions
 from solver.optimiser import solve
 from solver.routes import candidates
+from solver.rulesets.r_standard import solve as standard_solve
 from solver.rulesets.r_standard.solve import LAZY_TRAINS
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
@@ -53,3 +54,21 @@ def test_with_more_trains_every_route_is_priced() -> None:
             many += 1
             assert answer.stats.get("never_priced", 0) == 0
     assert many >= 3
+
+
+def test_trains_that_may_visit_every_stop_price_every_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two D: the other train's best route takes in most of the board, so no route falls below a floor and the
+    lazy rounds would only cost time. Two 12s on a board of more stops are priced lazily."""
+    seen: list[tuple[tuple[str, ...], bool]] = []
+
+    def spy(board, *args, lazy=None, **kwargs):
+        seen.append((tuple(t.name for t in board.trains), lazy is not None))
+        return candidates.candidate_routes(board, *args, lazy=lazy, **kwargs)
+
+    monkeypatch.setattr(standard_solve, "candidate_routes", spy)
+    two_d = board_from_snapshot(stress_snapshots("1856")[3])
+    two_12 = board_from_snapshot(stress_snapshots("1870")[3])
+    assert [t.distance for t in two_d.trains] == [999, 999] and [t.distance for t in two_12.trains] == [12, 12]
+    for board in (two_d, two_12):
+        assert solve(board, SolveOptions(time_limit_s=60)).status.name == "OPTIMAL"
+    assert seen == [(("D", "D"), False), (("12", "12"), True)]
