@@ -75,7 +75,7 @@ SOLVER_LAYERS = [
     {"routes"},
     {"modifiers"},
     {"rules"},
-    {"model", "examples"},
+    {"model", "examples", "native"},
 ]
 
 

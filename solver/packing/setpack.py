@@ -39,6 +39,7 @@ from solver.model.results import Status
 from solver.packing.bit_table import bit_columns, holders, masks_over, row_int
 from solver.packing.open_sets import OpenSets
 from solver.packing.outcome import Choice, Packing
+from solver.packing.setpack_native import native_search
 from solver.routes.pricing import Candidate
 
 CHECK_EVERY = 64  # search nodes between looks at the clock and the cancel token
@@ -295,8 +296,13 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
                 return
 
     setup_ms = (time.monotonic() - t0) * 1000.0
+    found = native_search(vals, fit, users, kmask, within, room, slots_left.closes, by_class.fitting,
+                          by_class.active, counts, lower, deadline, cancel, node_limit, CACHE_BITS)
     try:
-        search(full, 0, all_slots)
+        if found is None:
+            search(full, 0, all_slots)
+        else:  # the compiled search: the same packing after the same nodes
+            best_value, best_set, nodes[0], stopped[0] = found.value, found.chosen, found.nodes, found.stopped
     finally:  # the recursive closures refer to themselves: break the cycles for reference counting
         search = None  # noqa: F841
     picked = [order[j] for j in best_set] if best_set is not None else None

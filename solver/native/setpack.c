@@ -1,0 +1,323 @@
+/* The branch and bound of solver/packing/setpack.py (`best_packing`), compiled: the same search in the
+ * same order with the same bounds, so it finds the same packing after the same number of nodes. The
+ * Python module prepares every table (options by value, merged keys, class sets, class tops) and is the
+ * reference; solver/packing/setpack_native.py hands the tables over and reads the answer back.
+ *
+ * Bit sets over options are arrays of `nw` 64-bit words, option j at bit j % 64 of word j / 64; the best
+ * open option is the highest set bit. A node's open set is kept in a buffer per depth, and only the words
+ * up to its highest set bit are read. The options left open by an option's merged keys are cached per key
+ * mask, and the part of each group of 16 keys too, within `cache_words` words (then computed each time).
+ * Plain C99 with no Python headers: it is loaded with ctypes.
+ */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define GROUP_KEYS 16
+#define CHECK_EVERY 64       /* nodes between looks at the clock (as the Python search) */
+#define ASK_EVERY 1024       /* nodes between calls of the caller's stop test */
+
+typedef int (*stop_fn)(void);
+
+typedef struct {
+    int32_t n, nw, kw, nkeys, ngroups;
+    const int64_t *vals, *prefix;
+    const uint64_t *kmask, *users;
+    const int32_t *fitid, *wstart, *wlen, *widx, *alone, *room;
+    const uint64_t *closes, *fitting;
+    int32_t nsets, ncls, active;
+    int32_t *used, *left, *chosen, nchosen, *best_set, nbest;
+    uint64_t *buf, *scratch;       /* per depth: the node's open set, its child and a scratch set; per group */
+    const uint64_t **group_parts;  /* the parts of one key mask (`parts_of`) */
+    int64_t *tops;
+    int64_t best, nodes, cache_left;
+    int stopped, failed;
+    double deadline;
+    int64_t node_limit;
+    stop_fn stop;
+    uint64_t **parts;              /* per group and 16-bit group mask: the options clear of those keys */
+    uint64_t *hkeys;               /* the left-open cache: key masks (kw words each) ... */
+    uint64_t **hvals;              /* ... and their open sets */
+    size_t hcap, hused;
+} Search;
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int top_bit(const uint64_t *x, int hiw) {
+    for (int w = hiw; w >= 0; w--)
+        if (x[w]) return w * 64 + 63 - __builtin_clzll(x[w]);
+    return -1;
+}
+
+static uint64_t *cache_alloc(Search *s) {
+    if (s->cache_left < s->nw) return NULL;
+    uint64_t *p = malloc(sizeof(uint64_t) * (size_t)s->nw);
+    if (p != NULL) s->cache_left -= s->nw;
+    return p;
+}
+
+/* The part of group g for its key mask `group`: the options clear of those keys (cached while the cache has
+ * room, else made in the group's scratch set). */
+static const uint64_t *part_of(Search *s, int g, unsigned group) {
+    uint64_t **slot = s->parts + (size_t)g * 65536u + group;
+    if (*slot != NULL) return *slot;
+    int nw = s->nw;
+    uint64_t *made = cache_alloc(s);
+    uint64_t *into = made != NULL ? made : s->scratch + (size_t)g * nw;
+    for (int w = 0; w < nw; w++) into[w] = ~0ULL;
+    for (unsigned rest = group; rest; rest &= rest - 1) {
+        const uint64_t *u = s->users + (size_t)(g * GROUP_KEYS + __builtin_ctz(rest)) * nw;
+        for (int w = 0; w < nw; w++) into[w] &= ~u[w];
+    }
+    if (made != NULL) *slot = made;
+    return into;
+}
+
+/* The parts of key mask `km`'s groups (one AND each gives the options clear of the mask); their count. */
+static int parts_of(Search *s, const uint64_t *km, const uint64_t **parts) {
+    int np = 0;
+    for (int g = 0; g < s->ngroups; g++) {
+        unsigned group = (unsigned)((km[g / 4] >> (GROUP_KEYS * (g % 4))) & 0xFFFFu);
+        if (group) parts[np++] = part_of(s, g, group);
+    }
+    return np;
+}
+
+/* `out` = words 0..hiw of `start` without the options holding a key of key mask `km`. */
+static void clear_of(Search *s, const uint64_t *km, const uint64_t *start, int hiw, uint64_t *out) {
+    const uint64_t **parts = s->group_parts;
+    int np = parts_of(s, km, parts);
+    memcpy(out, start, sizeof(uint64_t) * (size_t)(hiw + 1));
+    for (int i = 0; i < np; i++) /* a part at a time: the loop over words vectorises */
+        for (int w = 0; w <= hiw; w++) out[w] &= parts[i][w];
+}
+
+static size_t key_hash(const uint64_t *km, int kw) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < kw; i++) h = (h ^ km[i]) * 0xC2B2AE3D27D4EB4FULL;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* The options that share no key with key mask `km`: cached while the cache has room, else made in `tmp`. */
+static const uint64_t *left_open(Search *s, const uint64_t *km, uint64_t *tmp, const uint64_t *full) {
+    int kw = s->kw;
+    size_t h = key_hash(km, kw) & (s->hcap - 1);
+    while (s->hvals[h] != NULL) {
+        if (memcmp(s->hkeys + h * (size_t)kw, km, sizeof(uint64_t) * (size_t)kw) == 0) return s->hvals[h];
+        h = (h + 1) & (s->hcap - 1);
+    }
+    uint64_t *made = s->hused * 2 < s->hcap ? cache_alloc(s) : NULL;
+    uint64_t *into = made != NULL ? made : tmp;
+    clear_of(s, km, full, s->nw - 1, into);
+    if (made != NULL) {
+        memcpy(s->hkeys + h * (size_t)kw, km, sizeof(uint64_t) * (size_t)kw);
+        s->hvals[h] = made;
+        s->hused++;
+    }
+    return into;
+}
+
+static void record(Search *s, int64_t value, int extra1, int extra2) {
+    s->best = value;
+    s->nbest = 0;
+    for (int i = 0; i < s->nchosen; i++) s->best_set[s->nbest++] = s->chosen[i];
+    if (extra1 >= 0) s->best_set[s->nbest++] = extra1;
+    if (extra2 >= 0) s->best_set[s->nbest++] = extra2;
+}
+
+/* `_ClassTops.rest`: the most `slots` more options of `open` may add, each class's trains left taking its
+ * best open options. */
+static int64_t class_rest(Search *s, const uint64_t *open, int hiw, int slots) {
+    int nt = 0;
+    for (int c = 0; c < s->ncls; c++) {
+        int left = s->left[c];
+        if (left <= 0) continue;
+        const uint64_t *f = s->fitting + (size_t)c * s->nw;
+        int take = left < slots ? left : slots;
+        for (int w = hiw; w >= 0 && take > 0; w--) {
+            uint64_t cur = open[w] & f[w];
+            while (cur && take > 0) {
+                int k = 63 - __builtin_clzll(cur);
+                cur ^= 1ULL << k;
+                s->tops[nt++] = s->vals[w * 64 + k];
+                take--;
+            }
+        }
+    }
+    if (nt > slots) { /* the `slots` largest */
+        for (int i = 0; i < slots; i++) {
+            int m = i;
+            for (int j = i + 1; j < nt; j++)
+                if (s->tops[j] > s->tops[m]) m = j;
+            int64_t t = s->tops[i];
+            s->tops[i] = s->tops[m];
+            s->tops[m] = t;
+        }
+        nt = slots;
+    }
+    int64_t sum = 0;
+    for (int i = 0; i < nt; i++) sum += s->tops[i];
+    return sum;
+}
+
+static int out_of_time(Search *s) {
+    if (s->deadline >= 0 && now() > s->deadline) return 1;
+    if (s->node_limit >= 0 && s->nodes > s->node_limit) return 1;
+    return s->stop != NULL && s->nodes % ASK_EVERY == 0 && s->stop();
+}
+
+static void search(Search *s, int depth, const uint64_t *open, int hiw, int64_t value, int slots,
+                   const uint64_t *full, int all_slots) {
+    int nw = s->nw;
+    if (value > s->best) record(s, value, -1, -1);
+    uint64_t *x = s->buf + (size_t)depth * 3 * nw, *child = x + nw, *tmp = x + 2 * nw;
+    memcpy(x, open, sizeof(uint64_t) * (size_t)(hiw + 1));
+    int xw = hiw;
+    int leaf_fit = -1, nleaf = 0;
+    int32_t *leaf_sets = s->used + s->nsets; /* with two slots left: the class sets choosing an option fills */
+    for (;;) {
+        while (xw >= 0 && !x[xw]) xw--;
+        if (xw < 0) break;
+        int j = xw * 64 + 63 - __builtin_clzll(x[xw]);
+        x[xw] ^= 1ULL << (j & 63);
+        int64_t vj = s->vals[j];
+        if (slots == 1) {
+            if (value + vj > s->best) record(s, value + vj, j, -1);
+            break;
+        }
+        int tx = top_bit(x, xw);
+        int64_t rest;
+        if (slots == 2) {
+            rest = tx >= 0 ? s->vals[tx] : 0;
+        } else {
+            int t = tx + 1, lo = t - slots + 1;
+            rest = s->prefix[t] - s->prefix[lo < 0 ? 0 : lo];
+        }
+        if (value + vj + rest <= s->best) break;
+        s->nodes++;
+        if (s->nodes % CHECK_EVERY == 0 && out_of_time(s)) {
+            s->stopped = 1;
+            return;
+        }
+        const uint64_t *km = s->kmask + (size_t)j * s->kw;
+        int fj = s->fitid[j];
+        if (slots == 2) {
+            if (fj != leaf_fit) {
+                leaf_fit = fj;
+                nleaf = 0;
+                for (int i = 0; i < s->wlen[fj]; i++) {
+                    int t = s->widx[s->wstart[fj] + i];
+                    if (s->used[t] + 1 == s->room[t]) leaf_sets[nleaf++] = t;
+                }
+            }
+            if (value + vj > s->best) record(s, value + vj, j, -1);
+            /* the best option left open beside j, read from the top word down: below the root through the set
+             * j leaves open (cached: j comes again under other options), at the root through its key groups'
+             * parts (j comes once there: only the words down to the first holding one are read) */
+            const uint64_t **parts = s->group_parts;
+            int np = 1;
+            if (depth > 0) parts[0] = left_open(s, km, tmp, full);
+            else np = parts_of(s, km, parts);
+            for (int w = tx >= 0 ? tx / 64 : -1; w >= 0; w--) {
+                uint64_t cur = x[w];
+                for (int i = 0; i < np && cur; i++) cur &= parts[i][w];
+                for (int i = 0; i < nleaf && cur; i++) cur &= s->closes[(size_t)leaf_sets[i] * nw + w];
+                if (cur) {
+                    int k = w * 64 + 63 - __builtin_clzll(cur);
+                    if (value + vj + s->vals[k] > s->best) record(s, value + vj + s->vals[k], j, k);
+                    break;
+                }
+            }
+            continue;
+        }
+        const uint64_t *keep = slots == all_slots ? NULL : left_open(s, km, tmp, full);
+        int cw = j / 64;
+        if (keep != NULL) {
+            for (int w = 0; w <= cw; w++) child[w] = x[w] & keep[w];
+        } else { /* at the root: each option once, so its set is not cached */
+            clear_of(s, km, x, cw, child);
+        }
+        int tc = top_bit(child, cw) + 1, lo = tc - slots + 1;
+        if (value + vj + s->prefix[tc] - s->prefix[lo < 0 ? 0 : lo] <= s->best) continue;
+        for (int i = 0; i < s->wlen[fj]; i++) {
+            int t = s->widx[s->wstart[fj] + i];
+            s->used[t]++;
+            if (s->used[t] == s->room[t]) {
+                const uint64_t *cl = s->closes + (size_t)t * nw;
+                for (int w = 0; w <= cw; w++) child[w] &= cl[w];
+            }
+        }
+        int alone = s->alone[fj];
+        if (alone >= 0) s->left[alone]--;
+        if (!(s->active && value + vj + class_rest(s, child, cw, slots - 1) <= s->best)) {
+            s->chosen[s->nchosen++] = j;
+            search(s, depth + 1, child, cw, value + vj, slots - 1, full, all_slots);
+            s->nchosen--;
+        }
+        if (alone >= 0) s->left[alone]++;
+        for (int i = 0; i < s->wlen[fj]; i++) s->used[s->widx[s->wstart[fj] + i]]--;
+        if (s->stopped) return;
+    }
+}
+
+/* The search of `best_packing` over prepared tables (see setpack_native.py for each argument). Writes the
+ * chosen options (numbers in value order) to `out` and to `result`: the best value, the nodes, whether it
+ * stopped early, how many options were chosen (-1: nothing beat `lower`). Returns 0, or -1 when memory ran
+ * out (nothing is written then). */
+int rm_best_packing(int32_t n, int32_t nw, int32_t kw, int32_t nkeys, const int64_t *vals, const int64_t *prefix,
+                    const uint64_t *kmask, const uint64_t *users, const int32_t *fitid, const int32_t *wstart,
+                    const int32_t *wlen, const int32_t *widx, const int32_t *alone, int32_t nsets,
+                    const int32_t *room, const uint64_t *closes, int32_t ncls, int32_t active,
+                    const uint64_t *fitting, const int32_t *counts, int64_t lower, double deadline,
+                    int64_t node_limit, int64_t cache_words, stop_fn stop, int32_t *out, int64_t *result) {
+    Search s;
+    memset(&s, 0, sizeof s);
+    int all_slots = 0;
+    for (int c = 0; c < ncls; c++) all_slots += counts[c];
+    s.n = n; s.nw = nw; s.kw = kw; s.nkeys = nkeys; s.ngroups = (nkeys + GROUP_KEYS - 1) / GROUP_KEYS;
+    s.vals = vals; s.prefix = prefix; s.kmask = kmask; s.users = users; s.fitid = fitid;
+    s.wstart = wstart; s.wlen = wlen; s.widx = widx; s.alone = alone; s.room = room; s.closes = closes;
+    s.fitting = fitting; s.nsets = nsets; s.ncls = ncls; s.active = active;
+    s.best = lower; s.nbest = -1; s.deadline = deadline; s.node_limit = node_limit; s.stop = stop;
+    s.cache_left = cache_words;
+    s.hcap = 64;
+    while (s.hcap < 2 * (size_t)n + 64) s.hcap <<= 1;
+    s.used = calloc((size_t)nsets * 2 + 2, sizeof(int32_t));
+    s.left = calloc((size_t)ncls + 1, sizeof(int32_t));
+    s.chosen = calloc((size_t)all_slots + 1, sizeof(int32_t));
+    s.best_set = calloc((size_t)all_slots + 1, sizeof(int32_t));
+    s.tops = calloc((size_t)ncls * (size_t)all_slots + 1, sizeof(int64_t));
+    s.buf = calloc((size_t)(all_slots + 1) * 3 * (size_t)nw + 1, sizeof(uint64_t));
+    s.scratch = calloc((size_t)s.ngroups * (size_t)nw + 1, sizeof(uint64_t));
+    s.group_parts = calloc((size_t)s.ngroups + 1, sizeof(uint64_t *));
+    s.parts = calloc((size_t)s.ngroups * 65536u + 1, sizeof(uint64_t *));
+    s.hkeys = calloc(s.hcap * (size_t)(kw > 0 ? kw : 1), sizeof(uint64_t));
+    s.hvals = calloc(s.hcap, sizeof(uint64_t *));
+    uint64_t *full = calloc((size_t)nw + 1, sizeof(uint64_t));
+    int ok = s.used && s.left && s.chosen && s.best_set && s.tops && s.buf && s.scratch && s.parts && s.hkeys &&
+             s.hvals && s.group_parts && full;
+    if (ok && n > 0) {
+        for (int c = 0; c < ncls; c++) s.left[c] = counts[c];
+        for (int w = 0; w < nw; w++) full[w] = ~0ULL;
+        if (n % 64) full[nw - 1] = (1ULL << (n % 64)) - 1;
+        search(&s, 0, full, nw - 1, 0, all_slots, full, all_slots);
+    }
+    if (ok) {
+        result[0] = s.best;
+        result[1] = s.nodes;
+        result[2] = s.stopped;
+        result[3] = s.nbest;
+        for (int i = 0; i < s.nbest; i++) out[i] = s.best_set[i];
+    }
+    if (s.hvals) for (size_t i = 0; i < s.hcap; i++) free(s.hvals[i]);
+    if (s.parts) for (size_t i = 0; i < (size_t)s.ngroups * 65536u; i++) free(s.parts[i]);
+    free(s.group_parts); free(s.hvals); free(s.hkeys); free(s.parts); free(s.scratch); free(s.buf); free(s.tops);
+    free(s.best_set); free(s.chosen); free(s.left); free(s.used); free(full);
+    return ok ? 0 : -1;
+}

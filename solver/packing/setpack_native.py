@@ -1,0 +1,114 @@
+"""`setpack.best_packing`'s search run by the compiled kernel (`solver/native/setpack.c`): the tables the
+Python search reads (options by value, merged keys, Hall sets, class tops) as arrays of 64-bit words,
+and the answer read back. Same order, same bounds: the same packing after the same nodes."""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.model.cancel import CancelToken
+from solver.native import library
+
+_STOP = ctypes.CFUNCTYPE(ctypes.c_int)
+_P = ctypes.c_void_p
+_I32, _I64 = ctypes.c_int32, ctypes.c_int64
+
+
+def _kernel() -> ctypes._CFuncPtr | None:
+    lib = library("setpack")
+    if lib is None:
+        return None
+    fn = lib.rm_best_packing
+    if fn.argtypes is None:
+        fn.restype = ctypes.c_int
+        fn.argtypes = [_I32, _I32, _I32, _I32, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I32, _P, _P, _I32, _I32, _P,
+                       _P, _I64, ctypes.c_double, _I64, _I64, _STOP, _P, _P]
+    return fn
+
+
+def available() -> bool:
+    """Whether the compiled search is built and switched on."""
+    return _kernel() is not None
+
+
+@dataclass
+class Found:
+    """What the search found: its best value and options (numbers in value order; None when nothing
+    beat the lower bound), its nodes, and whether it stopped early."""
+
+    value: int
+    chosen: list[int] | None
+    nodes: int
+    stopped: bool
+
+
+def _words(sets: Sequence[int], width: int) -> np.ndarray:
+    """Bit sets (ints) as rows of `width` little-endian 64-bit words (one zero row for none)."""
+    if not sets:
+        return np.zeros(max(1, width), dtype=np.uint64)
+    return np.frombuffer(b"".join(s.to_bytes(width * 8, "little") for s in sets), dtype="<u8")
+
+
+def _ptr(a: np.ndarray) -> int:
+    return a.ctypes.data
+
+
+def native_search(vals: Sequence[int], fit: Sequence[int], users: Sequence[int], kmask: Sequence[int],
+                  within: dict[int, list[int]], room: dict[int, int], closes: dict[int, int],
+                  fitting: Sequence[int | None], active: bool, counts: Sequence[int], lower: int,
+                  deadline: float | None, cancel: CancelToken | None, node_limit: int | None,
+                  cache_bits: int) -> Found | None:
+    """The search over `best_packing`'s tables (options numbered by value, best last): `users` per merged
+    key, `kmask` per option; `within`, `room`, `closes` per Hall set (`_Slots`); `fitting` per class
+    (`_ClassTops`, None for every option). None when the kernel is not built, is switched off, or ran out
+    of memory (the Python search runs then)."""
+    fn = _kernel()
+    n = len(vals)
+    if fn is None or n == 0:
+        return None
+    nw, nkeys = (n + 63) // 64, len(users)
+    kw = max(1, (nkeys + 63) // 64)
+    values = np.asarray(vals, dtype=np.int64)
+    prefix = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(values, out=prefix[1:])
+    fit_no = {f: i for i, f in enumerate(dict.fromkeys(fit))}
+    sets = list(room)
+    set_no = {t: i for i, t in enumerate(sets)}
+    starts, lengths, members = [], [], []
+    for f in fit_no:
+        starts.append(len(members))
+        lengths.append(len(within[f]))
+        members.extend(set_no[t] for t in within[f])
+    class_alone = {1 << c: c for c in range(len(counts))}
+    full = (1 << n) - 1
+    arrays = {
+        "vals": values, "prefix": prefix, "kmask": _words(kmask, kw), "users": _words(users, nw),
+        "fitid": np.asarray([fit_no[f] for f in fit], dtype=np.int32),
+        "wstart": np.asarray(starts, dtype=np.int32), "wlen": np.asarray(lengths, dtype=np.int32),
+        "widx": np.asarray(members or [0], dtype=np.int32),
+        "alone": np.asarray([class_alone.get(f, -1) for f in fit_no], dtype=np.int32),
+        "room": np.asarray([room[t] for t in sets] or [0], dtype=np.int32),
+        "closes": _words([closes[t] for t in sets], nw),
+        "fitting": _words([full if f is None else f for f in fitting], nw),
+        "counts": np.asarray(counts, dtype=np.int32),
+    }
+    out = np.zeros(sum(counts) + 1, dtype=np.int32)
+    result = np.zeros(4, dtype=np.int64)
+    # the cancel token is asked from the kernel now and then (a call back into Python, under the GIL)
+    stop = _STOP(lambda: int(cancel.cancelled)) if cancel is not None else ctypes.cast(None, _STOP)
+    a = arrays
+    failed = fn(n, nw, kw, nkeys, _ptr(a["vals"]), _ptr(a["prefix"]), _ptr(a["kmask"]), _ptr(a["users"]),
+                _ptr(a["fitid"]), _ptr(a["wstart"]), _ptr(a["wlen"]), _ptr(a["widx"]), _ptr(a["alone"]), len(sets),
+                _ptr(a["room"]), _ptr(a["closes"]), len(counts), int(active), _ptr(a["fitting"]), _ptr(a["counts"]),
+                lower, -1.0 if deadline is None else deadline, -1 if node_limit is None else node_limit,
+                cache_bits // 64, stop, _ptr(out), _ptr(result))
+    if failed:
+        return None
+    count = int(result[3])
+    return Found(value=int(result[0]), chosen=out[:count].tolist() if count >= 0 else None, nodes=int(result[1]),
+                 stopped=bool(result[2]))
+

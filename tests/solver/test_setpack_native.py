@@ -1,0 +1,116 @@
+"""The compiled packing search (`solver/native/setpack.c`) against the Python search it mirrors: the same
+packing, value and node count on random instances (several words of options, several groups and words of
+keys, classes sharing options, lower bounds, node limits), and the same stops."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import time
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.model.cancel import CancelToken
+from solver.packing import setpack, setpack_native
+from solver.packing.setpack import best_packing
+
+
+def test_the_kernel_is_built() -> None:
+    """The install builds it (CI has a C compiler): every comparison below runs it."""
+    assert setpack_native.available()
+
+
+@contextlib.contextmanager
+def _python_only() -> Iterator[None]:
+    """The kernels switched off (`ROUTEMAX_NATIVE=0`) for the block."""
+    before = os.environ.get("ROUTEMAX_NATIVE")
+    os.environ["ROUTEMAX_NATIVE"] = "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["ROUTEMAX_NATIVE"]
+        else:
+            os.environ["ROUTEMAX_NATIVE"] = before
+
+
+def _both(*args, **kwargs):
+    native = best_packing(*args, **kwargs)
+    with _python_only():
+        assert not setpack_native.available()
+        python = best_packing(*args, **kwargs)
+    return native, python
+
+
+def _same(native, python) -> None:
+    assert (native.chosen, native.value, native.finished) == (python.chosen, python.value, python.finished)
+    assert native.stats["bb_nodes"] == python.stats["bb_nodes"]
+
+
+@st.composite
+def instances(draw):
+    n = draw(st.integers(1, 300))
+    n_keys = draw(st.sampled_from([3, 12, 20, 40, 70, 150]))
+    n_classes = draw(st.integers(1, 4))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = random.Random(seed)
+    values = [rng.randint(-5, 200) for _ in range(n)]
+    # an option runs on one class, or on several where the classes earn alike (merged options)
+    fits = [rng.choice([1 << rng.randrange(n_classes), rng.randint(1, 2**n_classes - 1)]) for _ in range(n)]
+    masks = [sum(1 << k for k in rng.sample(range(n_keys), rng.randint(1, min(8, n_keys)))) for _ in range(n)]
+    counts = [rng.randint(1, 3) for _ in range(n_classes)]
+    lower = draw(st.sampled_from([0, 0, 50, 150]))
+    limit = draw(st.sampled_from([None, None, 5, 200]))
+    return values, fits, masks, counts, lower, limit
+
+
+@settings(max_examples=300, deadline=None)
+@given(instances())
+def test_the_kernel_finds_what_the_python_search_finds(case) -> None:
+    values, fits, masks, counts, lower, limit = case
+    _same(*_both(values, fits, masks, counts, lower, node_limit=limit))
+
+
+def _big(seed: int):
+    rng = random.Random(seed)
+    n = 5000
+    values = [rng.randint(900, 1000) for _ in range(n)]  # close values and routes of many keys: a long search
+    masks = [sum(1 << k for k in rng.sample(range(90), 20)) for _ in range(n)]
+    fits = [rng.choice([1, 2, 3]) for _ in range(n)]
+    return values, fits, masks, [2, 1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_long_lists_alike(seed: int) -> None:
+    """Thousands of options over two classes and two words of keys, as on late-game boards."""
+    native, python = _both(*_big(seed))
+    assert native.finished
+    _same(native, python)
+
+
+def test_a_past_deadline_stops_both_at_the_same_node() -> None:
+    native, python = _both(*_big(7), deadline=time.monotonic() - 1)
+    assert not native.finished
+    _same(native, python)
+
+
+def test_cancel_stops_the_kernel() -> None:
+    token = CancelToken()
+    token.cancel()
+    values, fits, masks, counts = _big(8)
+    result = best_packing(values, fits, masks, counts, cancel=token)
+    assert not result.finished
+    assert result.stats["bb_nodes"] <= 1024  # the kernel asks the token every 1,024 nodes
+    assert result.value == sum(values[i] for i in result.chosen or [])
+
+
+def test_a_full_cache_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With room for a few cached sets only, the kernel makes the others each time."""
+    monkeypatch.setattr(setpack, "CACHE_BITS", 64 * 400)
+    native, python = _both(*_big(9))
+    assert native.finished
+    _same(native, python)
