@@ -16,10 +16,6 @@
 #include <time.h>
 
 #define GROUP_KEYS 16
-#define CHECK_EVERY 64       /* nodes between looks at the clock (as the Python search) */
-#define ASK_EVERY 1024       /* nodes between calls of the caller's stop test */
-
-typedef int (*stop_fn)(void);
 
 typedef struct {
     int32_t n, nw, kw, nkeys, ngroups;
@@ -35,8 +31,8 @@ typedef struct {
     int64_t best, nodes, cache_left;
     int stopped, failed;
     double deadline;
-    int64_t node_limit;
-    stop_fn stop;
+    int64_t node_limit, check_every;
+    const volatile int32_t *cancelled; /* set by the caller's cancel token (from another thread) */
     uint64_t **parts;              /* per group and 16-bit group mask: the options clear of those keys */
     uint64_t *hkeys;               /* the left-open cache: key masks (kw words each) ... */
     uint64_t **hvals;              /* ... and their open sets */
@@ -167,9 +163,8 @@ static int64_t class_rest(Search *s, const uint64_t *open, int hiw, int slots) {
 }
 
 static int out_of_time(Search *s) {
-    if (s->deadline >= 0 && now() > s->deadline) return 1;
-    if (s->node_limit >= 0 && s->nodes > s->node_limit) return 1;
-    return s->stop != NULL && s->nodes % ASK_EVERY == 0 && s->stop();
+    return (s->deadline >= 0 && now() > s->deadline) || *s->cancelled ||
+           (s->node_limit >= 0 && s->nodes > s->node_limit);
 }
 
 static void search(Search *s, int depth, const uint64_t *open, int hiw, int64_t value, int slots,
@@ -201,7 +196,7 @@ static void search(Search *s, int depth, const uint64_t *open, int hiw, int64_t 
         }
         if (value + vj + rest <= s->best) break;
         s->nodes++;
-        if (s->nodes % CHECK_EVERY == 0 && out_of_time(s)) {
+        if (s->nodes % s->check_every == 0 && out_of_time(s)) {
             s->stopped = 1;
             return;
         }
@@ -275,7 +270,8 @@ int rm_best_packing(int32_t n, int32_t nw, int32_t kw, int32_t nkeys, const int6
                     const int32_t *wlen, const int32_t *widx, const int32_t *alone, int32_t nsets,
                     const int32_t *room, const uint64_t *closes, int32_t ncls, int32_t active,
                     const uint64_t *fitting, const int32_t *counts, int64_t lower, double deadline,
-                    int64_t node_limit, int64_t cache_words, stop_fn stop, int32_t *out, int64_t *result) {
+                    int64_t node_limit, int64_t check_every, const volatile int32_t *cancelled, int64_t cache_words,
+                    int32_t *out, int64_t *result) {
     Search s;
     memset(&s, 0, sizeof s);
     int all_slots = 0;
@@ -284,7 +280,8 @@ int rm_best_packing(int32_t n, int32_t nw, int32_t kw, int32_t nkeys, const int6
     s.vals = vals; s.prefix = prefix; s.kmask = kmask; s.users = users; s.fitid = fitid;
     s.wstart = wstart; s.wlen = wlen; s.widx = widx; s.alone = alone; s.room = room; s.closes = closes;
     s.fitting = fitting; s.nsets = nsets; s.ncls = ncls; s.active = active;
-    s.best = lower; s.nbest = -1; s.deadline = deadline; s.node_limit = node_limit; s.stop = stop;
+    s.best = lower; s.nbest = -1; s.deadline = deadline; s.node_limit = node_limit;
+    s.check_every = check_every > 0 ? check_every : 1; s.cancelled = cancelled;
     s.cache_left = cache_words;
     s.hcap = 64;
     while (s.hcap < 2 * (size_t)n + 64) s.hcap <<= 1;

@@ -297,7 +297,7 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
 
     setup_ms = (time.monotonic() - t0) * 1000.0
     found = native_search(vals, fit, users, kmask, within, room, slots_left.closes, by_class.fitting,
-                          by_class.active, counts, lower, deadline, cancel, node_limit, CACHE_BITS)
+                          by_class.active, counts, lower, deadline, cancel, node_limit, CHECK_EVERY, CACHE_BITS)
     try:
         if found is None:
             search(full, 0, all_slots)

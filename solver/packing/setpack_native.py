@@ -13,7 +13,6 @@ import numpy as np
 from solver.model.cancel import CancelToken
 from solver.native import library
 
-_STOP = ctypes.CFUNCTYPE(ctypes.c_int)
 _P = ctypes.c_void_p
 _I32, _I64 = ctypes.c_int32, ctypes.c_int64
 
@@ -26,7 +25,7 @@ def _kernel() -> ctypes._CFuncPtr | None:
     if fn.argtypes is None:
         fn.restype = ctypes.c_int
         fn.argtypes = [_I32, _I32, _I32, _I32, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I32, _P, _P, _I32, _I32, _P,
-                       _P, _I64, ctypes.c_double, _I64, _I64, _STOP, _P, _P]
+                       _P, _I64, ctypes.c_double, _I64, _I64, _P, _I64, _P, _P]
     return fn
 
 
@@ -61,11 +60,12 @@ def native_search(vals: Sequence[int], fit: Sequence[int], users: Sequence[int],
                   within: dict[int, list[int]], room: dict[int, int], closes: dict[int, int],
                   fitting: Sequence[int | None], active: bool, counts: Sequence[int], lower: int,
                   deadline: float | None, cancel: CancelToken | None, node_limit: int | None,
-                  cache_bits: int) -> Found | None:
+                  check_every: int, cache_bits: int) -> Found | None:
     """The search over `best_packing`'s tables (options numbered by value, best last): `users` per merged
     key, `kmask` per option; `within`, `room`, `closes` per Hall set (`_Slots`); `fitting` per class
-    (`_ClassTops`, None for every option). None when the kernel is not built, is switched off, or ran out
-    of memory (the Python search runs then)."""
+    (`_ClassTops`, None for every option). Like the Python search it looks at the clock, the token and the
+    node limit every `check_every` nodes (the token sets a flag the kernel reads). None when the kernel is
+    not built, is switched off, or ran out of memory (the Python search runs then)."""
     fn = _kernel()
     n = len(vals)
     if fn is None or n == 0:
@@ -98,14 +98,19 @@ def native_search(vals: Sequence[int], fit: Sequence[int], users: Sequence[int],
     }
     out = np.zeros(sum(counts) + 1, dtype=np.int32)
     result = np.zeros(4, dtype=np.int64)
-    # the cancel token is asked from the kernel now and then (a call back into Python, under the GIL)
-    stop = _STOP(lambda: int(cancel.cancelled)) if cancel is not None else ctypes.cast(None, _STOP)
+    cancelled = ctypes.c_int32(0)  # set by the token, from the thread that cancels; read by the kernel
+    unregister = cancel.on_cancel(lambda: setattr(cancelled, "value", 1)) if cancel is not None else None
     a = arrays
-    failed = fn(n, nw, kw, nkeys, _ptr(a["vals"]), _ptr(a["prefix"]), _ptr(a["kmask"]), _ptr(a["users"]),
-                _ptr(a["fitid"]), _ptr(a["wstart"]), _ptr(a["wlen"]), _ptr(a["widx"]), _ptr(a["alone"]), len(sets),
-                _ptr(a["room"]), _ptr(a["closes"]), len(counts), int(active), _ptr(a["fitting"]), _ptr(a["counts"]),
-                lower, -1.0 if deadline is None else deadline, -1 if node_limit is None else node_limit,
-                cache_bits // 64, stop, _ptr(out), _ptr(result))
+    try:
+        failed = fn(n, nw, kw, nkeys, _ptr(a["vals"]), _ptr(a["prefix"]), _ptr(a["kmask"]), _ptr(a["users"]),
+                    _ptr(a["fitid"]), _ptr(a["wstart"]), _ptr(a["wlen"]), _ptr(a["widx"]), _ptr(a["alone"]), len(sets),
+                    _ptr(a["room"]), _ptr(a["closes"]), len(counts), int(active), _ptr(a["fitting"]),
+                    _ptr(a["counts"]), lower, -1.0 if deadline is None else deadline,
+                    -1 if node_limit is None else node_limit, check_every, ctypes.addressof(cancelled),
+                    cache_bits // 64, _ptr(out), _ptr(result))
+    finally:
+        if unregister is not None:
+            unregister()
     if failed:
         return None
     count = int(result[3])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import threading
 import time
 from collections.abc import Iterator
 
@@ -98,14 +99,26 @@ def test_a_past_deadline_stops_both_at_the_same_node() -> None:
     _same(native, python)
 
 
-def test_cancel_stops_the_kernel() -> None:
+def test_a_cancelled_token_stops_both_at_the_same_node() -> None:
     token = CancelToken()
     token.cancel()
-    values, fits, masks, counts = _big(8)
-    result = best_packing(values, fits, masks, counts, cancel=token)
+    native, python = _both(*_big(8), cancel=token)
+    assert not native.finished
+    _same(native, python)
+
+
+def test_a_token_cancelled_during_the_search_stops_the_kernel() -> None:
+    """The token sets a flag the kernel reads (from the thread that cancels)."""
+    values, fits, masks, counts = _big(10)
+    token = CancelToken()
+    timer = threading.Timer(0.05, token.cancel)
+    timer.start()
+    started = time.monotonic()
+    result = best_packing(values * 4, fits * 4, masks * 4, [20], cancel=token)
+    timer.join()
     assert not result.finished
-    assert result.stats["bb_nodes"] <= 1024  # the kernel asks the token every 1,024 nodes
-    assert result.value == sum(values[i] for i in result.chosen or [])
+    assert time.monotonic() - started < 5
+    assert result.value == sum((values * 4)[i] for i in result.chosen or [])
 
 
 def test_a_full_cache_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
