@@ -33,11 +33,19 @@ typedef struct {
     double deadline;
     int64_t node_limit, check_every;
     const volatile int32_t *cancelled; /* set by the caller's cancel token (from another thread) */
-    uint64_t **parts;              /* per group and 16-bit group mask: the options clear of those keys */
+    uint32_t *pkeys;               /* the parts cache: per (group, 16-bit group mask), plus one (0: empty) ... */
+    uint64_t **pvals;              /* ... the options clear of those keys */
+    size_t pcap, pused;
     uint64_t *hkeys;               /* the left-open cache: key masks (kw words each) ... */
     uint64_t **hvals;              /* ... and their open sets */
     size_t hcap, hused;
+    uint64_t **chunks;             /* the cached sets' memory, in chunks handed out in order */
+    size_t nchunks, chunk_left;
+    uint64_t *chunk_next;
 } Search;
+
+#define CHUNK_WORDS ((size_t)1 << 18) /* 2 MiB */
+#define MAX_CHUNKS 4096
 
 static double now(void) {
     struct timespec t;
@@ -51,27 +59,77 @@ static int top_bit(const uint64_t *x, int hiw) {
     return -1;
 }
 
+/* Room for one cached set (nw words), or NULL when the cache is full (the set is then made each time). */
 static uint64_t *cache_alloc(Search *s) {
+    size_t nw = (size_t)s->nw;
     if (s->cache_left < s->nw) return NULL;
-    uint64_t *p = malloc(sizeof(uint64_t) * (size_t)s->nw);
-    if (p != NULL) s->cache_left -= s->nw;
+    if (s->chunk_left < nw) {
+        size_t words = nw > CHUNK_WORDS ? nw : CHUNK_WORDS;
+        uint64_t *chunk = s->nchunks < MAX_CHUNKS ? malloc(sizeof(uint64_t) * words) : NULL;
+        if (chunk == NULL) return NULL;
+        s->chunks[s->nchunks++] = chunk;
+        s->chunk_next = chunk;
+        s->chunk_left = words;
+    }
+    uint64_t *p = s->chunk_next;
+    s->chunk_next += nw;
+    s->chunk_left -= nw;
+    s->cache_left -= s->nw;
     return p;
+}
+
+static size_t part_slot(const Search *s, uint32_t key) {
+    size_t h = ((size_t)key * 0x9E3779B97F4A7C15ULL) >> 7;
+    for (h &= s->pcap - 1; s->pkeys[h] != 0 && s->pkeys[h] != key; h = (h + 1) & (s->pcap - 1)) {}
+    return h;
+}
+
+/* Doubles the parts table (0 when memory ran out: the part is then made each time). */
+static int parts_grow(Search *s) {
+    size_t old = s->pcap;
+    uint32_t *keys = s->pkeys;
+    uint64_t **vals = s->pvals;
+    uint32_t *new_keys = calloc(old * 2, sizeof(uint32_t));
+    uint64_t **new_vals = calloc(old * 2, sizeof(uint64_t *));
+    if (new_keys == NULL || new_vals == NULL) {
+        free(new_keys);
+        free(new_vals);
+        return 0;
+    }
+    s->pkeys = new_keys;
+    s->pvals = new_vals;
+    s->pcap = old * 2;
+    for (size_t i = 0; i < old; i++)
+        if (keys[i]) {
+            size_t h = part_slot(s, keys[i]);
+            s->pkeys[h] = keys[i];
+            s->pvals[h] = vals[i];
+        }
+    free(keys);
+    free(vals);
+    return 1;
 }
 
 /* The part of group g for its key mask `group`: the options clear of those keys (cached while the cache has
  * room, else made in the group's scratch set). */
 static const uint64_t *part_of(Search *s, int g, unsigned group) {
-    uint64_t **slot = s->parts + (size_t)g * 65536u + group;
-    if (*slot != NULL) return *slot;
+    uint32_t key = ((uint32_t)g << GROUP_KEYS | group) + 1;
+    size_t h = part_slot(s, key);
+    if (s->pkeys[h] == key) return s->pvals[h];
     int nw = s->nw;
-    uint64_t *made = cache_alloc(s);
+    uint64_t *made = (s->pused + 1) * 2 <= s->pcap || parts_grow(s) ? cache_alloc(s) : NULL;
     uint64_t *into = made != NULL ? made : s->scratch + (size_t)g * nw;
     for (int w = 0; w < nw; w++) into[w] = ~0ULL;
     for (unsigned rest = group; rest; rest &= rest - 1) {
         const uint64_t *u = s->users + (size_t)(g * GROUP_KEYS + __builtin_ctz(rest)) * nw;
         for (int w = 0; w < nw; w++) into[w] &= ~u[w];
     }
-    if (made != NULL) *slot = made;
+    if (made != NULL) {
+        h = part_slot(s, key);
+        s->pkeys[h] = key;
+        s->pvals[h] = made;
+        s->pused++;
+    }
     return into;
 }
 
@@ -293,12 +351,15 @@ int rm_best_packing(int32_t n, int32_t nw, int32_t kw, int32_t nkeys, const int6
     s.buf = calloc((size_t)(all_slots + 1) * 3 * (size_t)nw + 1, sizeof(uint64_t));
     s.scratch = calloc((size_t)s.ngroups * (size_t)nw + 1, sizeof(uint64_t));
     s.group_parts = calloc((size_t)s.ngroups + 1, sizeof(uint64_t *));
-    s.parts = calloc((size_t)s.ngroups * 65536u + 1, sizeof(uint64_t *));
+    s.pcap = 256;
+    s.pkeys = calloc(s.pcap, sizeof(uint32_t));
+    s.pvals = calloc(s.pcap, sizeof(uint64_t *));
+    s.chunks = calloc(MAX_CHUNKS, sizeof(uint64_t *));
     s.hkeys = calloc(s.hcap * (size_t)(kw > 0 ? kw : 1), sizeof(uint64_t));
     s.hvals = calloc(s.hcap, sizeof(uint64_t *));
     uint64_t *full = calloc((size_t)nw + 1, sizeof(uint64_t));
-    int ok = s.used && s.left && s.chosen && s.best_set && s.tops && s.buf && s.scratch && s.parts && s.hkeys &&
-             s.hvals && s.group_parts && full;
+    int ok = s.used && s.left && s.chosen && s.best_set && s.tops && s.buf && s.scratch && s.pkeys && s.pvals &&
+             s.chunks && s.hkeys && s.hvals && s.group_parts && full;
     if (ok && n > 0) {
         for (int c = 0; c < ncls; c++) s.left[c] = counts[c];
         for (int w = 0; w < nw; w++) full[w] = ~0ULL;
@@ -312,9 +373,9 @@ int rm_best_packing(int32_t n, int32_t nw, int32_t kw, int32_t nkeys, const int6
         result[3] = s.nbest;
         for (int i = 0; i < s.nbest; i++) out[i] = s.best_set[i];
     }
-    if (s.hvals) for (size_t i = 0; i < s.hcap; i++) free(s.hvals[i]);
-    if (s.parts) for (size_t i = 0; i < (size_t)s.ngroups * 65536u; i++) free(s.parts[i]);
-    free(s.group_parts); free(s.hvals); free(s.hkeys); free(s.parts); free(s.scratch); free(s.buf); free(s.tops);
+    if (s.chunks) for (size_t i = 0; i < s.nchunks; i++) free(s.chunks[i]);
+    free(s.chunks); free(s.pkeys); free(s.pvals);
+    free(s.group_parts); free(s.hvals); free(s.hkeys); free(s.scratch); free(s.buf); free(s.tops);
     free(s.best_set); free(s.chosen); free(s.left); free(s.used); free(full);
     return ok ? 0 : -1;
 }

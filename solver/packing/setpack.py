@@ -39,12 +39,14 @@ from solver.model.results import Status
 from solver.packing.bit_table import bit_columns, holders, masks_over, row_int
 from solver.packing.open_sets import OpenSets
 from solver.packing.outcome import Choice, Packing
+from solver.packing.setpack_native import available as native_available
 from solver.packing.setpack_native import native_search
 from solver.routes.pricing import Candidate
 
 CHECK_EVERY = 64  # search nodes between looks at the clock and the cancel token
 MERGE_CLASSES = 6  # with more train classes than this, one option per class (the Hall sets grow)
 CACHE_BITS = 10**9  # at most this many bits (125 MB) of cached "left open" sets
+KERNEL_FROM = 256  # search nodes after which the compiled kernel takes the search over (0: at once; `setpack_native`)
 
 
 @dataclass
@@ -215,9 +217,16 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
     nodes = [0]
     stopped = [False]
 
+    # a search that runs past KERNEL_FROM nodes is handed to the compiled kernel, which searches again from the
+    # start (the same search: the same packing after the same nodes); the short ones cost less than handing over
+    hand_over = [native_available()]
+
     def out_of_time() -> bool:
-        return ((deadline is not None and time.monotonic() > deadline) or (cancel is not None and cancel.cancelled)
-                or (node_limit is not None and nodes[0] > node_limit))
+        if ((deadline is not None and time.monotonic() > deadline) or (cancel is not None and cancel.cancelled)
+                or (node_limit is not None and nodes[0] > node_limit)):
+            hand_over[0] = False
+            return True
+        return hand_over[0] and nodes[0] > KERNEL_FROM
 
     def left_open(j: int) -> int:
         """The options that share no key with option j."""
@@ -296,13 +305,19 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
                 return
 
     setup_ms = (time.monotonic() - t0) * 1000.0
-    found = native_search(vals, fit, users, kmask, within, room, slots_left.closes, by_class.fitting,
-                          by_class.active, counts, lower, deadline, cancel, node_limit, CHECK_EVERY, CACHE_BITS)
     try:
-        if found is None:
+        at_once = hand_over[0] and KERNEL_FROM == 0
+        if not at_once:
             search(full, 0, all_slots)
-        else:  # the compiled search: the same packing after the same nodes
-            best_value, best_set, nodes[0], stopped[0] = found.value, found.chosen, found.nodes, found.stopped
+        if at_once or (stopped[0] and hand_over[0]):
+            found = native_search(vals, fit, users, kmask, within, room, slots_left.closes, by_class.fitting,
+                                  by_class.active, counts, lower, deadline, cancel, node_limit, CHECK_EVERY,
+                                  CACHE_BITS)
+            if found is not None:
+                best_value, best_set, nodes[0], stopped[0] = found.value, found.chosen, found.nodes, found.stopped
+            else:  # the kernel ran out of memory: the Python search goes on from the start
+                hand_over[0], best_value, best_set, nodes[0], stopped[0] = False, lower, None, 0, False
+                search(full, 0, all_slots)
     finally:  # the recursive closures refer to themselves: break the cycles for reference counting
         search = None  # noqa: F841
     picked = [order[j] for j in best_set] if best_set is not None else None

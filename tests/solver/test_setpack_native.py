@@ -39,6 +39,12 @@ def _python_only() -> Iterator[None]:
             os.environ["ROUTEMAX_NATIVE"] = before
 
 
+@pytest.fixture(autouse=True)
+def _kernel_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel searches from the start (as shipped, the Python search takes the first `KERNEL_FROM` nodes)."""
+    monkeypatch.setattr(setpack, "KERNEL_FROM", 0)
+
+
 def _both(*args, **kwargs):
     native = best_packing(*args, **kwargs)
     with _python_only():
@@ -126,4 +132,22 @@ def test_a_full_cache_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(setpack, "CACHE_BITS", 64 * 400)
     native, python = _both(*_big(9))
     assert native.finished
+    _same(native, python)
+
+
+def test_the_python_search_hands_a_long_search_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As shipped: the Python search takes the first `KERNEL_FROM` nodes, and a search that runs longer is
+    searched again by the kernel from the start, with the same result."""
+    monkeypatch.setattr(setpack, "KERNEL_FROM", 256)
+    calls: list[int] = []
+
+    def spy(*args, **kwargs):
+        calls.append(len(args[0]))
+        return setpack_native.native_search(*args, **kwargs)
+
+    monkeypatch.setattr(setpack, "native_search", spy)
+    short = best_packing([5, 4, 3], [1, 1, 1], [0b01, 0b01, 0b10], [2])
+    assert (short.value, calls) == (8, [])  # a few nodes: the Python search alone
+    native, python = _both(*_big(11))
+    assert native.stats["bb_nodes"] > 256 and len(calls) == 1
     _same(native, python)
