@@ -28,6 +28,13 @@ def bit_columns(masks: Sequence[int]) -> np.ndarray:
     return np.packbits(bits, axis=1, bitorder="little")
 
 
+def row_words(columns: np.ndarray, words: int) -> np.ndarray:
+    """Rows of `bit_columns` as `words` 64-bit words each (a row x word array, zeros past the row's bytes)."""
+    out = np.zeros((len(columns), words * 8), dtype=np.uint8)
+    out[:, :columns.shape[1]] = columns
+    return out.view("<u8")
+
+
 def row_int(row: np.ndarray) -> int:
     """One packed row as an int (byte k: bits 8k to 8k + 7)."""
     return int.from_bytes(row.tobytes(), "little")
@@ -38,17 +45,29 @@ def holders(columns: np.ndarray) -> np.ndarray:
     return np.bitwise_count(columns).sum(axis=1, dtype=np.int64)
 
 
-def masks_over(columns: np.ndarray, count: int) -> list[int]:
-    """The masks again from some rows of `bit_columns` (of `count` masks): mask i has bit r when row r holds
-    position i."""
+def mask_words(columns: np.ndarray, count: int) -> np.ndarray:
+    """The masks of `masks_over` as 64-bit words: a (position x word) array, word w holding rows 64w to
+    64w + 63 (one word of zeros without rows)."""
     if len(columns) == 0:
-        return [0] * count
+        return np.zeros((count, 1), dtype="<u8")
     bits = np.unpackbits(columns, axis=1, count=count, bitorder="little")  # row x position
     by_word = np.packbits(bits, axis=0, bitorder="little")  # byte c x position: rows 8c to 8c + 7
     pad = -len(by_word) % 8
     if pad:
         by_word = np.concatenate([by_word, np.zeros((pad, count), dtype=np.uint8)])
-    words = np.ascontiguousarray(by_word.T).view("<u8")  # position x 64-row word
+    return np.ascontiguousarray(by_word.T).view("<u8")  # position x 64-row word
+
+
+def masks_over(columns: np.ndarray, count: int) -> list[int]:
+    """The masks again from some rows of `bit_columns` (of `count` masks): mask i has bit r when row r holds
+    position i."""
+    if len(columns) == 0:
+        return [0] * count
+    return word_ints(mask_words(columns, count))
+
+
+def word_ints(words: np.ndarray) -> list[int]:
+    """The rows of a (position x word) array of `mask_words` as ints."""
     if words.shape[1] == 1:
         return words[:, 0].tolist()
     out = words[:, -1].tolist()

@@ -36,7 +36,7 @@ import numpy as np
 
 from solver.model.cancel import CancelToken
 from solver.model.results import Status
-from solver.packing.bit_table import bit_columns, holders, masks_over, row_int
+from solver.packing.bit_table import bit_columns, holders, mask_words, row_int, row_words, word_ints
 from solver.packing.open_sets import OpenSets
 from solver.packing.outcome import Choice, Packing
 from solver.packing.setpack_native import available as native_available
@@ -66,7 +66,18 @@ def _bitset(indices: Sequence[int], n: int) -> int:
     return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
 
-def _merged_keys(masks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
+@dataclass
+class _Keys:
+    """The merged track keys of `_merged_keys`: per key the options using it and per option its keys, as ints
+    (`users`, `kmask`) and as rows of 64-bit words (`users_words`, `kmask_words`, for the compiled search)."""
+
+    users: list[int]
+    kmask: list[int]
+    users_words: np.ndarray
+    kmask_words: np.ndarray
+
+
+def _merged_keys(masks: Sequence[int], n: int) -> _Keys:
     """Per merged key, the options using it (a bit set over options), and per option its merged
     keys (a small mask). Keys used by the same options are merged into one; keys used by a
     single option are dropped (they exclude nothing)."""
@@ -75,10 +86,10 @@ def _merged_keys(masks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
     first: dict[bytes, int] = {}
     for k, col in enumerate(columns):
         first.setdefault(col.tobytes(), k)
-    if not first:
-        return [], [0] * n
     keep = sorted(first.values())
-    return [row_int(columns[k]) for k in keep], masks_over(columns[keep], n)
+    words = mask_words(columns[keep], n)
+    return _Keys([row_int(columns[k]) for k in keep], word_ints(words) if keep else [0] * n,
+                 row_words(columns[keep], (n + 63) // 64), words)
 
 
 class _Slots:
@@ -204,7 +215,8 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
     n = len(order)
     vals = [values[i] for i in order]
     fit = [fits[i] for i in order]
-    users, kmask = _merged_keys([masks[i] for i in order], n)
+    keys = _merged_keys([masks[i] for i in order], n)
+    users, kmask = keys.users, keys.kmask
     full = (1 << n) - 1
     closes = [full ^ u for u in users]  # AND with these: the options left open once a key is taken
     slots_left = _Slots(fit, counts, full)
@@ -310,7 +322,7 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
         if not at_once:
             search(full, 0, all_slots)
         if at_once or (stopped[0] and hand_over[0]):
-            found = native_search(vals, fit, users, kmask, within, room, slots_left.closes, by_class.fitting,
+            found = native_search(vals, fit, keys, within, room, slots_left.closes, by_class.fitting,
                                   by_class.active, counts, lower, deadline, cancel, node_limit, CHECK_EVERY,
                                   CACHE_BITS)
             if found is not None:

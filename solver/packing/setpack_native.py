@@ -7,11 +7,19 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
 from solver.model.cancel import CancelToken
 from solver.native import library
+
+
+class MergedKeys(Protocol):
+    """What the kernel reads of `setpack._merged_keys`: rows of 64-bit words."""
+
+    users_words: np.ndarray  # per merged key: the options using it
+    kmask_words: np.ndarray  # per option: its merged keys
 
 _P = ctypes.c_void_p
 _I32, _I64 = ctypes.c_int32, ctypes.c_int64
@@ -56,22 +64,24 @@ def _ptr(a: np.ndarray) -> int:
     return a.ctypes.data
 
 
-def native_search(vals: Sequence[int], fit: Sequence[int], users: Sequence[int], kmask: Sequence[int],
+def native_search(vals: Sequence[int], fit: Sequence[int], keys: MergedKeys,
                   within: dict[int, list[int]], room: dict[int, int], closes: dict[int, int],
                   fitting: Sequence[int | None], active: bool, counts: Sequence[int], lower: int,
                   deadline: float | None, cancel: CancelToken | None, node_limit: int | None,
                   check_every: int, cache_bits: int) -> Found | None:
-    """The search over `best_packing`'s tables (options numbered by value, best last): `users` per merged
-    key, `kmask` per option; `within`, `room`, `closes` per Hall set (`_Slots`); `fitting` per class
-    (`_ClassTops`, None for every option). Like the Python search it looks at the clock, the token and the
-    node limit every `check_every` nodes (the token sets a flag the kernel reads). None when the kernel is
-    not built, is switched off, or ran out of memory (the Python search runs then)."""
+    """The search over `best_packing`'s tables (options numbered by value, best last): `keys`, the merged
+    keys as words (per key the options using it, per option its keys); `within`, `room`, `closes` per Hall
+    set (`_Slots`); `fitting` per class (`_ClassTops`, None for every option). Like the Python search it looks
+    at the clock, the token and the node limit every `check_every` nodes (the token sets a flag the kernel
+    reads). None when the kernel is not built, is switched off, or ran out of memory (the Python search runs
+    then)."""
     fn = _kernel()
     n = len(vals)
     if fn is None or n == 0:
         return None
-    nw, nkeys = (n + 63) // 64, len(users)
-    kw = max(1, (nkeys + 63) // 64)
+    nw, nkeys = (n + 63) // 64, len(keys.users_words)
+    kmask = np.ascontiguousarray(keys.kmask_words, dtype="<u8")
+    kw = kmask.shape[1]
     values = np.asarray(vals, dtype=np.int64)
     prefix = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(values, out=prefix[1:])
@@ -86,7 +96,8 @@ def native_search(vals: Sequence[int], fit: Sequence[int], users: Sequence[int],
     class_alone = {1 << c: c for c in range(len(counts))}
     full = (1 << n) - 1
     arrays = {
-        "vals": values, "prefix": prefix, "kmask": _words(kmask, kw), "users": _words(users, nw),
+        "vals": values, "prefix": prefix, "kmask": kmask,
+        "users": np.ascontiguousarray(keys.users_words) if nkeys else np.zeros(nw, dtype="<u8"),
         "fitid": np.asarray([fit_no[f] for f in fit], dtype=np.int32),
         "wstart": np.asarray(starts, dtype=np.int32), "wlen": np.asarray(lengths, dtype=np.int32),
         "widx": np.asarray(members or [0], dtype=np.int32),
