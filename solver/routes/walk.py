@@ -175,6 +175,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                  for cost in range(longest + 1)] if floors else []
     grow_needs = [[(d - cost, f - bound.const) for d, f in floors if d > cost]
                   for cost in range(longest + 1)] if floors else []
+    grow_one = [needs[0] if len(needs) == 1 else None for needs in grow_needs]  # one class: no generator per step
     keys: list[tuple[int, ...]] = []  # with a bound: each kept route's place in the plain walk order
     ordered_walk = improve is not None  # a branch and bound: the most promising steps first
     steps: dict[str, list[tuple]] = {} if ordered_walk else {nid: node_steps(nid) for nid in graph.legs_from}
@@ -254,8 +255,10 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                 go_on = may_pass and not (terminal and not leg.may_stand(n_legs, n_legs + 2))
             elif floors:
                 keep = first < end_order and (new_token or not need_token) and new_value >= keep_need[new_cost]
+                one = grow_one[new_cost]
                 go_on = may_pass and not (terminal and not leg.may_stand(n_legs, n_legs + 2)) and \
-                    any(new_value + ahead[left] >= f for left, f in grow_needs[new_cost])
+                    (new_value + ahead[one[0]] >= one[1] if one is not None else
+                     any(new_value + ahead[left] >= f for left, f in grow_needs[new_cost]))
             else:
                 keep = first < end_order and (new_token or not need_token) and new_value >= need
                 go_on = may_pass and not (terminal and not leg.may_stand(n_legs, n_legs + 2)) and \
