@@ -104,7 +104,10 @@ def searchable_stops(train: Train, nodes: Sequence[Node], rows: Sequence[Distanc
 
 def _paying_greedy(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceRow]) -> list[tuple[Node, int]]:
     """A bounded stand-in for the search on a route too long to search (no real train runs one):
-    the best-paying stops first, each into the first row with room."""
+    the best-paying stops first, each into the first row with room, and of those the most, from the best,
+    that earn something together. Where rows share no kind or one row's kinds hold the other's, the
+    first s so taken are the best s stops that fit, so that is the largest set that earns something (a
+    stop paying less than nothing is left out with those after it); the company's token is not sought."""
     used = [0] * len(rows)
     paid: list[tuple[Node, int]] = []
     for n in sorted(nodes, key=lambda n: -stop_revenue(n, train)):
@@ -112,9 +115,15 @@ def _paying_greedy(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceR
         if i is not None:
             used[i] += 1
             paid.append((n, stop_revenue(n, train, rows[i])))
+    running, size = 0, 0
+    for i, (_n, v) in enumerate(paid):
+        running += v
+        if running > 0:
+            size = i + 1
+    paid = paid[:size]
     if train.requires_token and not any(has_token_for(train, n) for n, _ in paid):
         return []
-    return paid if sum(v for _, v in paid) > 0 else []
+    return paid
 
 
 def _paying_by_search(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceRow]) -> list[tuple[Node, int]]:

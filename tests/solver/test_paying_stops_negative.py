@@ -5,11 +5,14 @@ plainly (the brute force's `train_value`)."""
 
 from __future__ import annotations
 
+import math
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.model.board import DistanceRow, Node, Train
-from solver.rules.train_rules import paying_stops, pour_fits
+from solver.model.limits import MAX_SUBSET_SEARCH
+from solver.rules.train_rules import _paying_by_search, _paying_greedy, paying_stops, pour_fits
 from tests.support.bruteforce_modifiers import train_value
 
 CITIES = ("city", "offboard")
@@ -22,6 +25,18 @@ def test_a_town_that_costs_more_than_the_city_earns_is_left_out() -> None:
     city = Node(id="c", hex="A1", kind="city", revenue=10, tokened_by_company=True)
     town = Node(id="t", hex="A2", kind="town", revenue=-20)
     assert [(n.id, v) for n, v in paying_stops(train, [city, town])] == [("c", 10)]
+
+
+def test_a_route_too_long_to_search_keeps_the_largest_set_that_earns_something() -> None:
+    """City 10 and 21 towns at -1 in one row of 22: the search of subsets stops at MAX_SUBSET_SEARCH, and
+    the stand-in takes the city and nine towns (the largest set that earns something: 1)."""
+    train = Train(id="t-0", name="t", unit="stops_by_type", rows=(DistanceRow(("city", "town"), 22, 22),))
+    city = Node(id="c", hex="A0", kind="city", revenue=10, tokened_by_company=True)
+    towns = [Node(id=f"t{i}", hex=f"A{i + 1}", kind="town", revenue=-1) for i in range(21)]
+    assert sum(math.comb(22, k) for k in range(11, 23)) > MAX_SUBSET_SEARCH  # the search gives up before size 10
+    paid = paying_stops(train, [city, *towns])
+    assert (len(paid), sum(v for _, v in paid)) == (10, 1)
+    assert paid[0] == (city, 10)
 
 
 @st.composite
@@ -47,3 +62,28 @@ def test_paying_stops_earn_what_the_rule_says(case: tuple[Train, list[Node]]) ->
     if not pour_fits(train.rows, nodes):
         return
     assert sum(v for _, v in paying_stops(train, nodes)) == max(0, train_value(train, nodes, []) or 0)
+
+
+@st.composite
+def nested_or_disjoint_rows_and_stops(draw: st.DrawFn) -> tuple[Train, list[Node]]:
+    """A list train needing no token, of rows sharing no kind or one holding the other's kinds (1837's 3+1),
+    and stops of any pay."""
+    small, large = ("town",), draw(st.sampled_from([CITIES, (*CITIES, "town")]))
+    rows = [DistanceRow(small, draw(st.integers(0, 3)), 3), DistanceRow(large, draw(st.integers(1, 4)), 4)]
+    if draw(st.booleans()):
+        rows.reverse()
+    train = Train(id="t-0", name="t", unit="stops_by_type", rows=tuple(rows), requires_token=False)
+    nodes = [Node(id=f"n{i}", hex=f"A{i}", kind=draw(st.sampled_from(("city", "town", "offboard"))),
+                  revenue=draw(st.integers(-30, 30))) for i in range(draw(st.integers(1, 7)))]
+    return train, nodes
+
+
+@settings(max_examples=500, deadline=None, derandomize=True)
+@given(nested_or_disjoint_rows_and_stops())
+def test_the_stand_in_for_long_routes_earns_what_the_search_finds(case: tuple[Train, list[Node]]) -> None:
+    """`_paying_greedy` (past MAX_SUBSET_SEARCH subsets) against the search, on routes short enough to search."""
+    train, nodes = case
+    rows = sorted(train.rows, key=lambda r: len(r.kinds))
+    searched = _paying_by_search(train, nodes, rows)
+    stand_in = _paying_greedy(train, nodes, rows)
+    assert (len(stand_in), sum(v for _, v in stand_in)) == (len(searched), sum(v for _, v in searched))
