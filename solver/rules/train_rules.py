@@ -104,13 +104,15 @@ def searchable_stops(train: Train, nodes: Sequence[Node], rows: Sequence[Distanc
 
 def _paying_greedy(train: Train, nodes: Sequence[Node], rows: Sequence[DistanceRow]) -> list[tuple[Node, int]]:
     """A bounded stand-in for the search on a route too long to search (no real train runs one):
-    the best-paying stops first, each into the first row with room, and of those the most, from the best,
-    that earn something together. Where rows share no kind or one row's kinds hold the other's, the
-    first s so taken are the best s stops that fit, so that is the largest set that earns something (a
-    stop paying less than nothing is left out with those after it); the company's token is not sought."""
+    the best-paying stops first (each at its pay in the first row taking its kind), each into the first row
+    with room, and of those the most, from the best, that earn something together. Where rows share no
+    kind, or one row's kinds hold the other's at one multiplier, the first s so taken are the best s stops
+    that fit, so that is the largest set that earns something (a stop paying less than nothing is left out
+    with those after it); the company's token is not sought."""
+    first_row = {k: r for r in reversed(rows) for k in r.kinds}
     used = [0] * len(rows)
     paid: list[tuple[Node, int]] = []
-    for n in sorted(nodes, key=lambda n: -stop_revenue(n, train)):
+    for n in sorted(nodes, key=lambda n: -stop_revenue(n, train, first_row.get(n.kind))):
         i = _row_of(rows, n.kind, used)
         if i is not None:
             used[i] += 1

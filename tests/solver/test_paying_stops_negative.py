@@ -66,10 +66,12 @@ def test_paying_stops_earn_what_the_rule_says(case: tuple[Train, list[Node]]) ->
 
 @st.composite
 def nested_or_disjoint_rows_and_stops(draw: st.DrawFn) -> tuple[Train, list[Node]]:
-    """A list train needing no token, of rows sharing no kind or one holding the other's kinds (1837's 3+1),
-    and stops of any pay."""
+    """A list train needing no token, of rows sharing no kind (each at its multiplier) or one holding the
+    other's kinds at one multiplier (1837's 3+1), and stops of any pay."""
     small, large = ("town",), draw(st.sampled_from([CITIES, (*CITIES, "town")]))
-    rows = [DistanceRow(small, draw(st.integers(0, 3)), 3), DistanceRow(large, draw(st.integers(1, 4)), 4)]
+    times = (1, 1) if "town" in large else (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    rows = [DistanceRow(small, draw(st.integers(0, 3)), 3, times[0]),
+            DistanceRow(large, draw(st.integers(1, 4)), 4, times[1])]
     if draw(st.booleans()):
         rows.reverse()
     train = Train(id="t-0", name="t", unit="stops_by_type", rows=tuple(rows), requires_token=False)
