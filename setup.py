@@ -5,7 +5,8 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 
-KERNELS = sorted(Path("solver/native").glob("*.c"))
+HERE = Path(__file__).resolve().parent
+KERNELS = sorted(p.relative_to(HERE) for p in (HERE / "solver" / "native").glob("*.c"))
 
-setup(ext_modules=[Extension(f"solver.native._{c.stem}", [str(c)], extra_compile_args=["-std=c99"],
+setup(ext_modules=[Extension(f"solver.native._{c.stem}", [c.as_posix()], extra_compile_args=["-std=c99"],
                              optional=True) for c in KERNELS])

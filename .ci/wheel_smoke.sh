@@ -37,6 +37,9 @@ for m in (server, solver, routemax):
     assert '$SRC' not in m.__file__, m.__file__
 assert not __import__('importlib').util.find_spec('tests'), 'tests/ was installed'
 assert not __import__('importlib').util.find_spec('benchmarks'), 'benchmarks/ was installed'"
+step "the compiled kernels are in the wheel" "$VPY" -c "
+from solver.packing.setpack_native import available
+assert available(), 'the packing kernel was not built into the wheel'"
 step "routemax --version" "$RM" --version
 grep -q "^routemax [0-9]" "$WORK/step.log" || fail "routemax --version output"
 step "routemax --help" "$RM" --help

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import importlib.machinery
 import os
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -22,10 +23,15 @@ def enabled() -> bool:
 
 @cache
 def _built(name: str) -> ctypes.CDLL | None:
+    if sys.byteorder != "little":  # the kernels read bit sets as little-endian 64-bit words
+        return None
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         path = HERE / f"_{name}{suffix}"
         if path.exists():
-            return ctypes.CDLL(str(path))
+            try:
+                return ctypes.CDLL(str(path))
+            except OSError:  # not loadable here (another machine's build, a damaged file): the Python runs
+                return None
     return None
 
 

@@ -319,6 +319,9 @@ static void search(Search *s, int depth, const uint64_t *open, int hiw, int64_t 
     }
 }
 
+/* The version of rm_best_packing's arguments: the loader uses a build only when it says this version. */
+int32_t rm_setpack_abi(void) { return 1; }
+
 /* The search of `best_packing` over prepared tables (see setpack_native.py for each argument). Writes the
  * chosen options (numbers in value order) to `out` and to `result`: the best value, the nodes, whether it
  * stopped early, how many options were chosen (-1: nothing beat `lower`). Returns 0, or -1 when memory ran

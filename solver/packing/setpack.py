@@ -209,6 +209,9 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
     share a key). At most `counts[c]` trains of class c. Only packings worth more than `lower` are
     searched for (`chosen` None: none is); an option worth nothing or less is never chosen."""
     t0 = time.monotonic()
+    if sum(counts) <= 0:  # no train: nothing runs
+        return PackResult(chosen=[] if lower < 0 else None, value=max(lower, 0), finished=True,
+                          stats={"bb_options": 0.0, "bb_keys": 0.0, "bb_nodes": 0.0, "bb_setup_ms": 0.0, "bb_ms": 0.0})
     # the best option is the highest bit; an option worth nothing or less never improves a packing (and the
     # bounds count the best options for every slot left, which holds for positive values only)
     order = sorted((i for i in range(len(values)) if values[i] > 0), key=lambda i: values[i])
@@ -325,8 +328,10 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
             found = native_search(vals, fit, keys, within, room, slots_left.closes, by_class.fitting,
                                   by_class.active, counts, lower, deadline, cancel, node_limit, CHECK_EVERY,
                                   CACHE_BITS)
-            if found is not None:
+            if found is not None and not (found.stopped and found.value < best_value):
                 best_value, best_set, nodes[0], stopped[0] = found.value, found.chosen, found.nodes, found.stopped
+            elif found is not None:  # stopped before it found what the Python search had: that packing stands
+                nodes[0] = found.nodes
             else:  # the kernel ran out of memory: the Python search goes on from the start
                 hand_over[0], best_value, best_set, nodes[0], stopped[0] = False, lower, None, 0, False
                 search(full, 0, all_slots)

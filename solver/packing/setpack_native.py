@@ -25,11 +25,20 @@ _P = ctypes.c_void_p
 _I32, _I64 = ctypes.c_int32, ctypes.c_int64
 
 
+ABI = 1  # the version of `rm_best_packing`'s arguments this module passes (`rm_setpack_abi`)
+
+
 def _kernel() -> ctypes._CFuncPtr | None:
     lib = library("setpack")
     if lib is None:
         return None
-    fn = lib.rm_best_packing
+    try:  # a build of another version (a stale in-tree build) is not used
+        version, fn = lib.rm_setpack_abi, lib.rm_best_packing
+    except AttributeError:
+        return None
+    version.restype = ctypes.c_int32
+    if version() != ABI:
+        return None
     if fn.argtypes is None:
         fn.restype = ctypes.c_int
         fn.argtypes = [_I32, _I32, _I32, _I32, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I32, _P, _P, _I32, _I32, _P,
@@ -73,16 +82,18 @@ def native_search(vals: Sequence[int], fit: Sequence[int], keys: MergedKeys,
     keys as words (per key the options using it, per option its keys); `within`, `room`, `closes` per Hall
     set (`_Slots`); `fitting` per class (`_ClassTops`, None for every option). Like the Python search it looks
     at the clock, the token and the node limit every `check_every` nodes (the token sets a flag the kernel
-    reads). None when the kernel is not built, is switched off, or ran out of memory (the Python search runs
-    then)."""
+    reads). None when the kernel is not built or switched off, for values or a bound not integers, or when it
+    ran out of memory (the Python search runs then)."""
     fn = _kernel()
     n = len(vals)
-    if fn is None or n == 0:
+    values = np.asarray(vals)
+    # none built, nothing to search, or values (or a bound) the kernel cannot hold exactly: the Python search
+    if fn is None or n == 0 or values.dtype.kind != "i" or lower != int(lower):
         return None
+    values = values.astype(np.int64, copy=False)
     nw, nkeys = (n + 63) // 64, len(keys.users_words)
     kmask = np.ascontiguousarray(keys.kmask_words, dtype="<u8")
     kw = kmask.shape[1]
-    values = np.asarray(vals, dtype=np.int64)
     prefix = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(values, out=prefix[1:])
     fit_no = {f: i for i, f in enumerate(dict.fromkeys(fit))}
@@ -116,8 +127,8 @@ def native_search(vals: Sequence[int], fit: Sequence[int], keys: MergedKeys,
         failed = fn(n, nw, kw, nkeys, _ptr(a["vals"]), _ptr(a["prefix"]), _ptr(a["kmask"]), _ptr(a["users"]),
                     _ptr(a["fitid"]), _ptr(a["wstart"]), _ptr(a["wlen"]), _ptr(a["widx"]), _ptr(a["alone"]), len(sets),
                     _ptr(a["room"]), _ptr(a["closes"]), len(counts), int(active), _ptr(a["fitting"]),
-                    _ptr(a["counts"]), lower, -1.0 if deadline is None else deadline,
-                    -1 if node_limit is None else node_limit, check_every, ctypes.addressof(cancelled),
+                    _ptr(a["counts"]), int(lower), -1.0 if deadline is None else deadline,
+                    -1 if node_limit is None else max(0, node_limit), check_every, ctypes.addressof(cancelled),
                     cache_bits // 64, _ptr(out), _ptr(result))
     finally:
         if unregister is not None:

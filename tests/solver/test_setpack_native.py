@@ -151,3 +151,17 @@ def test_the_python_search_hands_a_long_search_over(monkeypatch: pytest.MonkeyPa
     native, python = _both(*_big(11))
     assert native.stats["bb_nodes"] > 256 and len(calls) == 1
     _same(native, python)
+
+
+def test_no_train_runs_nothing() -> None:
+    result = best_packing([5, 3], [1, 1], [0b01, 0b10], [0])
+    assert (result.chosen, result.value, result.finished) == (None, 0, True)
+
+
+def test_values_the_kernel_cannot_hold_run_in_python() -> None:
+    """A lower bound or values given as floats: the Python search, not an error."""
+    values, fits, masks, counts = _big(12)
+    native, python = _both(values, fits, masks, counts, float(sum(sorted(values)[-2:])))
+    _same(native, python)
+    assert setpack_native.native_search([1.5], [1], None, {}, {}, {}, [], False, [1], 0, None, None, None, 64,
+                                        64) is None
