@@ -9,7 +9,6 @@ kernel) and the search nodes (equal both ways: the same search). Run:
 
 from __future__ import annotations
 
-import os
 import statistics
 import time
 from itertools import count
@@ -25,8 +24,8 @@ from tests.support.stress_boards import stress_snapshots
 MIN_OPTIONS = 5000  # the packings timed: those of this many options or more
 
 
-def _packings(name: str) -> list[tuple[tuple, dict]]:
-    """The arguments of every `best_packing` the solves of a stress title make over MIN_OPTIONS options."""
+def _packings(monkeypatch: pytest.MonkeyPatch, name: str) -> list[tuple[tuple, dict]]:
+    """The arguments of every plain `best_packing` the solves of a stress title make over MIN_OPTIONS options."""
     found: list[tuple[tuple, dict]] = []
     real = setpack.best_packing
 
@@ -35,18 +34,16 @@ def _packings(name: str) -> list[tuple[tuple, dict]]:
             found.append((args[:5], {}))  # values, fits, masks, counts, lower: no deadline, no token
         return real(*args, **kwargs)
 
-    setpack.best_packing = spy
-    try:
+    with monkeypatch.context() as m:
+        m.setattr(setpack, "best_packing", spy)
         for raw in stress_snapshots(name):
             solve(board_from_snapshot(raw), SolveOptions(time_limit_s=10))
-    finally:
-        setpack.best_packing = real
     return found
 
 
 @pytest.mark.parametrize("name", ["1870", "1856"])
-def test_packing_kernel_against_python(benchmark, name: str) -> None:
-    packings = _packings(name)
+def test_packing_kernel_against_python(benchmark, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    packings = _packings(monkeypatch, name)
     nxt = count()
     kernel_ms: list[float] = []
     nodes: list[float] = []
@@ -63,19 +60,12 @@ def test_packing_kernel_against_python(benchmark, name: str) -> None:
 
     benchmark.pedantic(run, setup=setup, rounds=len(packings), iterations=1, warmup_rounds=0)
     python_ms: list[float] = []
-    before = os.environ.get("ROUTEMAX_NATIVE")
-    os.environ["ROUTEMAX_NATIVE"] = "0"
-    try:
-        for (args, kwargs), kernel_nodes in zip(packings, nodes, strict=True):
-            started = time.perf_counter()
-            result = setpack.best_packing(*args, **kwargs)
-            python_ms.append((time.perf_counter() - started) * 1000)
-            assert result.stats["bb_nodes"] == kernel_nodes  # the same search
-    finally:
-        if before is None:
-            del os.environ["ROUTEMAX_NATIVE"]
-        else:
-            os.environ["ROUTEMAX_NATIVE"] = before
+    monkeypatch.setenv("ROUTEMAX_NATIVE", "0")
+    for (args, kwargs), kernel_nodes in zip(packings, nodes, strict=True):
+        started = time.perf_counter()
+        result = setpack.best_packing(*args, **kwargs)
+        python_ms.append((time.perf_counter() - started) * 1000)
+        assert result.stats["bb_nodes"] == kernel_nodes  # the same search
     benchmark.extra_info.update({
         "packings": len(packings), "kernel_median_ms": round(statistics.median(kernel_ms), 2),
         "kernel_max_ms": round(max(kernel_ms), 2), "python_median_ms": round(statistics.median(python_ms), 2),

@@ -21,10 +21,9 @@ class MergedKeys(Protocol):
     users_words: np.ndarray  # per merged key: the options using it
     kmask_words: np.ndarray  # per option: its merged keys
 
+
 _P = ctypes.c_void_p
 _I32, _I64 = ctypes.c_int32, ctypes.c_int64
-
-
 ABI = 1  # the version of `rm_best_packing`'s arguments this module passes (`rm_setpack_abi`)
 
 
@@ -138,4 +137,3 @@ def native_search(vals: Sequence[int], fit: Sequence[int], keys: MergedKeys,
     count = int(result[3])
     return Found(value=int(result[0]), chosen=out[:count].tolist() if count >= 0 else None, nodes=int(result[1]),
                  stopped=bool(result[2]))
-
