@@ -10,7 +10,7 @@ import heapq
 import math
 import time
 from collections import defaultdict
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from itertools import chain
 from operator import itemgetter
 
@@ -23,6 +23,7 @@ from solver.modifiers.packing_terms import RunTerms
 from solver.packing.cpsat import is_solution, run_cpsat
 from solver.packing.outcome import Choice, Packing
 from solver.routes.claims import TrainIds, claim_of
+from solver.routes.priced_on_read import PricedOnRead, candidate_masks, candidate_totals
 from solver.routes.pricing import Candidate
 
 
@@ -114,12 +115,14 @@ def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline
     return Packing(status, chosen, int(solver.best_objective_bound + 1e-6), stats)
 
 
-def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts: int = 12,
+def greedy(cands: Sequence[Candidate], counts: list[int], groups: list[str], starts: int = 12,
            deadline: float | None = None, terms: RunTerms | None = None,
            cancel: CancelToken | None = None) -> list[Choice]:
     """A quick legal packing: best-paying candidates first, restarted from each of the best
-    few candidates forced in first; the best of these runs (valued with the run rules)."""
-    order = [(v, r, ci) for r, c in enumerate(cands) for ci, v in c.totals.items()]
+    few candidates forced in first; the best of these runs (valued with the run rules). Values and track
+    are read as lists (`candidate_totals`, `candidate_masks`: no candidate made on read is made)."""
+    masks = candidate_masks(cands)
+    order = [(v, r, ci) for r, totals in enumerate(candidate_totals(cands)) for ci, v in totals.items()]
     order.sort(key=itemgetter(0), reverse=True)  # by value alone: ties keep the route order (and sort fast)
     need = sum(counts)
     if terms is not None and terms.route_cap is not None:
@@ -136,12 +139,12 @@ def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts:
                                              or (cancel is not None and cancel.cancelled)):
                 break
             g = groups[ci]
-            if left[ci] and (r, g) not in used_r and not cands[r].mask & used_mask[g]:
+            if left[ci] and (r, g) not in used_r and not masks[r] & used_mask[g]:
                 out.append((r, ci))
                 total += v
                 left[ci] -= 1
                 used_r.add((r, g))
-                used_mask[g] |= cands[r].mask
+                used_mask[g] |= masks[r]
                 if len(out) == need:
                     break
         if terms is not None:
@@ -158,13 +161,13 @@ def greedy(cands: list[Candidate], counts: list[int], groups: list[str], starts:
     return best[1] if best[0] >= 0 else []
 
 
-def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choice],
-          terms: RunTerms | None = None) -> tuple[list[Candidate], list[Choice], int]:
+def prune(cands: Sequence[Candidate], counts: list[int], lower: int, keep: list[Choice],
+          terms: RunTerms | None = None) -> tuple[Sequence[Candidate], list[Choice], int]:
     """Drop (route, class) options that cannot beat the known lower bound: even paired with the
     best routes of every other train (conflicts ignored, the largest run bonuses added) they earn
     no more than `lower`; a route a RequiredRoute accepts is always kept. Also returns that
     conflict-free upper bound on the whole packing."""
-    values = [c.totals for c in cands]  # each option's value
+    values = candidate_totals(cands)  # each option's value
     drop = terms is not None and terms.drop_at is not None
     if drop:  # a route the DropLowestRoute drops keeps its subsidy: an option adds at most its value or that
         values = [{ci: max(v, c.subsidy.get(ci, 0)) for ci, v in vs.items()} for c, vs in zip(cands, values)]
@@ -172,9 +175,10 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
     upper = sum(sum(t) for t in tops.values()) + (terms.upper_extra(cands) if terms is not None else 0)
     if terms is None and upper > lower and all(lows[ci] > lower - upper + t[-1] for ci, t in tops.items()
                                                if len(t) == counts[ci]):
-        # every option could beat `lower` (the least of each class is above its `floor` below): none dropped,
-        # and the known packing's pairs in the order the loop gives them
-        return list(cands), sorted(keep, key=lambda p: (p[0], list(values[p[0]]).index(p[1]))), upper
+        # every option could beat `lower` (the least of each class is above its `floor` below): none dropped
+        # (a list made on read stays so), and the known packing's pairs in the order the loop gives them
+        return cands if isinstance(cands, PricedOnRead) else list(cands), \
+            sorted(keep, key=lambda p: (p[0], list(values[p[0]]).index(p[1]))), upper
     # an option beats `lower` paired with the best of every other train when it earns more than its class's
     # floor: upper - t[-1] + v > lower for the class's weakest top t[-1] (any option, with fewer options than
     # trains); none does when upper <= lower
@@ -212,13 +216,13 @@ def prune(cands: list[Candidate], counts: list[int], lower: int, keep: list[Choi
     return out, new_keep, upper
 
 
-def conflict_free_bound(cands: list[Candidate], counts: list[int]) -> int:
+def conflict_free_bound(cands: Sequence[Candidate], counts: list[int]) -> int:
     """The best routes of every train, conflicts ignored: a bound on any packing without run rules."""
-    tops, _ = _class_tops([c.totals for c in cands], counts)
+    tops, _ = _class_tops(candidate_totals(cands), counts)
     return sum(sum(t) for t in tops.values())
 
 
-def _class_tops(values: list[dict[int, int]], counts: list[int]) -> tuple[dict[int, list[int]], dict[int, int]]:
+def _class_tops(values: Sequence[dict[int, int]], counts: list[int]) -> tuple[dict[int, list[int]], dict[int, int]]:
     """Per train class, its `counts[ci]` best option values and its least option value."""
     per_class: dict[int, list[int]] = defaultdict(list)
     for vs in values:

@@ -41,6 +41,7 @@ from solver.packing.open_sets import OpenSets
 from solver.packing.outcome import Choice, Packing
 from solver.packing.setpack_native import available as native_available
 from solver.packing.setpack_native import native_search
+from solver.routes.priced_on_read import candidate_masks, candidate_totals
 from solver.routes.pricing import Candidate
 
 CHECK_EVERY = 64  # search nodes between looks at the clock and the cancel token
@@ -352,8 +353,7 @@ def packing_options(cands: Sequence[Candidate], groups: Sequence[str], merge: bo
     options: list[Choice] = []
     values: list[int] = []
     fits: list[int] = []
-    for r, c in enumerate(cands):
-        totals = c.totals
+    for r, totals in enumerate(candidate_totals(cands)):
         if len(totals) == 1:  # a route of one class (most, on boards of several classes): its one option
             for ci, v in totals.items():
                 options.append((r, ci))
@@ -362,7 +362,7 @@ def packing_options(cands: Sequence[Candidate], groups: Sequence[str], merge: bo
             continue
         same: dict[tuple[str, int, Hashable], int] = {}  # (track group, value, tag) -> option index
         for ci, v in totals.items():
-            key = (groups[ci], v, tag(c, ci) if tag is not None else None)
+            key = (groups[ci], v, tag(cands[r], ci) if tag is not None else None)
             k = same.get(key) if merge else None
             if k is None:
                 same[key] = len(options)
@@ -378,11 +378,12 @@ def option_keys(cands: Sequence[Candidate], options: Sequence[Choice], groups: S
     """Per option (route, class), the keys it occupies (two chosen options never share one): its track
     within its class's track group, or for a route without track, the route itself once per group."""
     group_no = {g: k for k, g in enumerate(sorted(set(groups)))}
-    width = max((c.mask.bit_length() for c in cands), default=0)
+    masks = candidate_masks(cands)
+    width = max((m.bit_length() for m in masks), default=0)
     shift = [group_no[groups[ci]] * width for ci in range(len(groups))]  # track groups on separate keys
     spare = len(group_no) * width  # keys after the track: a route without track, once per group
-    trackless = {r: k for k, r in enumerate(r for r, c in enumerate(cands) if not c.mask)}
-    return [cands[r].mask << shift[ci] if cands[r].mask else
+    trackless = {r: k for k, r in enumerate(r for r, m in enumerate(masks) if not m)}
+    return [masks[r] << shift[ci] if masks[r] else
             1 << (spare + trackless[r] * len(group_no) + group_no[groups[ci]]) for r, ci in options]
 
 

@@ -18,6 +18,7 @@ from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.routes.leg_graph import LegGraph
+from solver.routes.priced_on_read import PricedOnRead, every_route_on_read
 from solver.routes.pricing import Candidate, RouteBuilder, Scan
 from solver.routes.route_bound import (
     ReachBound,
@@ -42,6 +43,7 @@ class LazyBound:
 LAZY_FROM = 500  # options (route, class) from which the lazy build pays
 FLOOR_FROM = 500  # routes from which a walk of two trains first looks for a floor (`_walk_floor`)
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
+ON_READ_FROM = 5000  # routes from which a walk priced in full makes a candidate only when read (`on_read`)
 
 
 def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: LazyBound, deadline: float | None,
@@ -148,7 +150,7 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
                      deadline: float | None = None, walk_deadline: float | None = None,
                      cancel: CancelToken | None = None, best_only: bool = False,
                      stats: dict[str, float] | None = None, with_subsidy: bool = True,
-                     lazy: LazyBound | None = None) -> tuple[list[Candidate], bool]:
+                     lazy: LazyBound | None = None, on_read: bool = False) -> tuple[Sequence[Candidate], bool]:
     """Legal routes with their revenue per train class. The walk already obeys the shape rules
     (`route_rules.shape_findings`); a route is kept for a class if it also passes the train's
     rules (`route_rules.train_findings`) and earns something.
@@ -158,7 +160,11 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     walk is a branch and bound where the train allows it, else the routes are priced best upper
     bound first, so that most are never priced (`_best_walked`).
     With `lazy` (several trains, many routes), the routes with the best upper bounds are priced first
-    and the others only where they could still beat the run those give (`_lazy`).
+    and the others only where they could still beat the run those give (`_lazy`). Otherwise, with
+    `on_read` (a caller that reads most candidates through `priced_on_read.candidate_totals` and
+    `candidate_masks`) and a complete walk of at least ON_READ_FROM routes, a route priced as usual is made
+    a candidate only when read (`priced_on_read.every_route_on_read`; a walk cut short leaves a list the
+    greedy packing and the pruning read whole, within the deadline only when made at once).
     `stats["routes_walked"]` counts the routes the walk found either way. `with_subsidy`: a route's
     value includes its subsidy (the objective counts it).
 
@@ -167,6 +173,7 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     if walk_deadline is None and deadline is not None:  # the walk gets half of the time left
         walk_deadline = time.monotonic() + (deadline - time.monotonic()) * 0.5
     scan = Scan(deadline, cancel)
+    cands: list[Candidate] | PricedOnRead
     if best_only:
         builder, complete, cands = _best_walked(board, graph, classes, cap, walk_deadline, cancel, with_subsidy, scan)
     else:
@@ -176,6 +183,8 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
             complete = complete and priced_all
             if stats is not None:
                 stats["never_priced"] = float(skipped)
+        elif on_read and complete and len(builder.shapes) >= ON_READ_FROM:
+            cands = every_route_on_read(builder, scan)
         else:
             cands = _every_route(builder, scan)
     cands.extend(builder.locals())

@@ -6,6 +6,7 @@ answer (claims, the evaluator's re-check, the result)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from solver.model.board import Board, Train
@@ -63,7 +64,7 @@ class _Run:
     with_subsidy: bool
     groups: list[str]  # per class, its track group
     stats: dict[str, float]
-    cands: list[Candidate]
+    cands: Sequence[Candidate]  # a long list: `priced_on_read.PricedOnRead`
     exhaustive: bool  # every route was listed
     lower_pack: list[Choice] = field(default_factory=list)  # the best packing known before the search
     lower: int = 0
@@ -114,11 +115,14 @@ def enumerate_phase(board: Board, opts: SolveOptions, track_group: TrackGroup) -
         if (terms is None or (not terms.best and terms.drop_at is None)) and sum(counts) <= LAZY_TRAINS \
         and not all(_reaches_every_stop(board, graph, t) for t in reps) else None
     # one train and no run rules: the best run is the best route, so only that route is kept
+    # a long list without run rules is read by its values and track alone (`conflict_free_bound`, the branch and
+    # bound's options): its routes priced as usual become candidates when read (`candidates.candidate_routes`)
+    on_read = {"on_read": True} if prepared is None and terms is None and overlap is None else {}
     find_routes = candidate_routes if prepared is None else prepared.candidate_routes
     cands, exhaustive = find_routes(board, graph, reps, opts.candidate_cap, budget.until("enumerate"),
                                     walk_deadline=budget.until("walk"), cancel=opts.cancel,
                                     best_only=terms is None and len(board.trains) == 1, stats=priced,
-                                    with_subsidy=with_subsidy, lazy=lazy)
+                                    with_subsidy=with_subsidy, lazy=lazy, **on_read)
     stats: dict[str, float] = {"candidates": priced["routes_walked"], "kept": float(len(cands)),
                                "classes": float(len(reps)), "enumerate_ms": budget.elapsed_ms(),
                                "workers": float(opts.workers), "never_priced": priced.get("never_priced", 0.0)}

@@ -1,0 +1,142 @@
+"""Candidates made only when read: on a long walk most routes are priced as usual (each class pays every stop
+from its table, and no modifier applies), and the packing reads no more of them than their values per
+class and their track. `PricedOnRead` keeps those two as lists and makes a route's `Candidate` (the one
+`RouteBuilder.price` gives) the first time it is read; `candidate_totals` and `candidate_masks` read the
+lists of any candidate sequence without making a candidate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import overload
+
+from solver.routes.pricing import Candidate, RouteBuilder, Scan
+
+
+class PricedOnRead(Sequence[Candidate]):
+    """The candidates of one walk, in order: each either made (`add`) or a shape whose candidate is made
+    when first read (`add_shape`: its values per class and its track known); a candidate read twice is one
+    object."""
+
+    def __init__(self, builder: RouteBuilder) -> None:
+        self.builder = builder
+        self.shape_of: list[int] = []  # per candidate, its shape (-1: made when added)
+        self.made: list[Candidate | None] = []
+        self.totals: list[dict[int, int]] = []  # per candidate, `Candidate.totals`
+        self.masks: list[int] = []  # per candidate, `Candidate.mask`
+
+    def add_shape(self, k: int, totals: dict[int, int], mask: int) -> None:
+        """A shape priced as usual for the classes in `totals` (each its value there)."""
+        self.shape_of.append(k)
+        self.made.append(None)
+        self.totals.append(totals)
+        self.masks.append(mask)
+
+    def add(self, cand: Candidate) -> None:
+        """A candidate made already (its revenue complete)."""
+        self.shape_of.append(-1)
+        self.made.append(cand)
+        self.totals.append(cand.totals)
+        self.masks.append(cand.mask)
+
+    def extend(self, cands: Iterable[Candidate]) -> None:
+        for cand in cands:
+            self.add(cand)
+
+    def __len__(self) -> int:
+        return len(self.made)
+
+    @overload
+    def __getitem__(self, r: int) -> Candidate: ...
+
+    @overload
+    def __getitem__(self, r: slice) -> list[Candidate]: ...
+
+    def __getitem__(self, r: int | slice) -> Candidate | list[Candidate]:
+        if isinstance(r, slice):
+            return [self[i] for i in range(*r.indices(len(self)))]
+        cand = self.made[r]
+        if cand is None:  # the classes it earns something for, in the order the builder gave them
+            cand = self.made[r] = self.builder.price(self.shape_of[r], tuple(self.totals[r]))[0]
+        return cand
+
+
+def every_route_on_read(builder: RouteBuilder, scan: Scan) -> PricedOnRead:
+    """`candidates._every_route` with the candidates priced as usual made when read: the same candidates in
+    the same order. A shape is priced as usual when every class that may run it pays every stop from its
+    table (`RouteBuilder.plain`) and no modifier applies to it (`RouteBuilder.as_usual`); classes paid
+    alike per stop share one sum (`RouteBuilder.same_table`). Other shapes are priced at once."""
+    out = PricedOnRead(builder)
+    shapes, keep_zero = builder.shapes, builder.keep_zero
+    plans: dict[tuple[int, ...], _Plan | None] = {}  # per set of classes that may run a shape, how to price it
+    add_shape_of, add_made, add_totals, add_mask = out.shape_of.append, out.made.append, out.totals.append, \
+        out.masks.append
+    for k in scan.shapes(len(shapes)):
+        fit = builder.fitting(k)
+        if not fit:
+            continue
+        plan = plans.get(fit, _UNKNOWN)
+        if plan is _UNKNOWN:
+            plan = plans[fit] = _plan(builder, fit)
+        shape = shapes[k]
+        nodes_ = shape[0]
+        if plan is not None:
+            tests, tables = plan  # type: ignore[misc]
+            for test in tests:
+                if not test(nodes_):
+                    break
+            else:  # priced as usual
+                if len(tables) == 1:  # every class paid alike: one sum
+                    value = sum(map(tables[0][1], nodes_))
+                    totals = dict.fromkeys(fit, value) if value > 0 or keep_zero else {}
+                else:
+                    totals = {}
+                    for classes, table in tables:
+                        value = sum(map(table, nodes_))
+                        if value > 0 or keep_zero:
+                            totals.update(dict.fromkeys(classes, value))
+                    totals = {ci: totals[ci] for ci in fit if ci in totals}  # the classes' order
+                if totals:
+                    add_shape_of(k)
+                    add_made(None)
+                    add_totals(totals)
+                    add_mask(shape[2])
+                continue
+        for kept in builder.price(k, fit):
+            if kept is not None and kept.revenue:
+                out.add(kept)
+    return out
+
+
+_Plan = tuple[list[Callable[[tuple[str, ...]], bool]], list[tuple[tuple[int, ...], Callable[[str], int]]]]
+_UNKNOWN = object()
+
+
+def _plan(builder: RouteBuilder, fit: tuple[int, ...]) -> _Plan | None:
+    """How a shape these classes may run is priced as usual: the tests that no modifier applies to it (each
+    once), and per table the classes paid from it and what a stop pays there; None when some class is
+    not paid every stop from a table, or a modifier must always be asked."""
+    if not all(builder.plain[ci] for ci in fit):
+        return None
+    tests: list[Callable[[tuple[str, ...]], bool]] = []
+    if builder.pricer is not None:
+        for ci in fit:
+            test = builder.as_usual[ci]
+            if test is None:
+                return None
+            if all(test is not t for t in tests):
+                tests.append(test)
+    groups: dict[int, list[int]] = {}
+    for ci in fit:
+        groups.setdefault(builder.same_table[ci], []).append(ci)
+    return tests, [(tuple(cs), builder.node_rev[g].__getitem__) for g, cs in groups.items()]
+
+
+def candidate_totals(cands: Sequence[Candidate]) -> Sequence[dict[int, int]]:
+    """Per candidate, its values per class (`Candidate.totals`), without making one `PricedOnRead` has not."""
+    return cands.totals if isinstance(cands, PricedOnRead) else [c.totals for c in cands]
+
+
+def candidate_masks(cands: Sequence[Candidate]) -> Sequence[int]:
+    """Per candidate, its track (`Candidate.mask`), without making one `PricedOnRead` has not."""
+    return cands.masks if isinstance(cands, PricedOnRead) else [c.mask for c in cands]

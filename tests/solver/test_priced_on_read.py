@@ -1,0 +1,133 @@
+"""Candidates made when read (`solver.routes.priced_on_read`): the same candidates, in the same order, as
+pricing every route (`candidates._every_route`), and the same answers from the solver that reads them.
+
+Checked on real boards: the last positions of every title's game (modifiers of every kind, routes a bonus
+may hit made at once) and stress boards whose long lists the solver reads so (1870's 10, 10 and 12 with a
+stop bonus, 1856's two D)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from solver.input.snapshot import board_from_snapshot
+from solver.model.board import Board
+from solver.model.results import SolveOptions, SolveResult
+from solver.optimiser import solve
+from solver.packing.pack import train_classes
+from solver.routes import candidates
+from solver.routes.leg_graph import build_leg_graph
+from solver.routes.priced_on_read import PricedOnRead, candidate_masks, candidate_totals, every_route_on_read
+from solver.routes.pricing import Candidate, Scan
+from solver.routes.station_reach import token_reach
+from tests.support.corpus_files import late_positions
+from tests.support.stress_boards import stress_snapshots
+
+LATE = [board_from_snapshot(raw) for _title, raw in late_positions(2)]
+LONG = [board_from_snapshot(stress_snapshots(title)[i]) for title, i in (("1870", 2), ("1856", 3), ("1856", 5))]
+
+
+def _doubled(board: Board) -> Board:
+    """The board with its last train paying double (a table of its own beside the others')."""
+    last = board.trains[-1]
+    return replace(board, trains=[*board.trains[:-1], replace(last, name=last.name + "x2", multiplier=2)])
+
+
+TWO_TABLES = _doubled(LONG[2])
+
+
+def _both(board: Board, cap: int = 200_000) -> tuple[list[Candidate], PricedOnRead]:
+    """The board's walk (its first `cap` routes) priced in full and priced on read."""
+    reps, _members = train_classes(board.trains)
+    graph = build_leg_graph(board, reach=token_reach(board, reps))
+    builder, _complete, _known = candidates._walk(board, graph, reps, cap, None, None, True)
+    return candidates._every_route(builder, Scan(None, None)), every_route_on_read(builder, Scan(None, None))
+
+
+def _content(cand: Candidate) -> tuple:
+    return cand.nodes, cand.legs, cand.mask, cand.revenue, cand.totals, cand.subsidy
+
+
+def test_the_candidates_are_those_of_pricing_every_route() -> None:
+    on_read = at_once = two_tables = 0
+    for board, cap in [(b, 5_000) for b in LATE] + [(b, 200_000) for b in [*LONG, TWO_TABLES]]:
+        full, read = _both(board, cap)
+        two_tables += sum(1 for c in full if len(set(c.totals.values())) > 1)  # classes paid from two tables
+        assert len(read) == len(full)
+        assert list(candidate_totals(read)) == [c.totals for c in full]  # read before any candidate is made
+        assert list(candidate_masks(read)) == [c.mask for c in full]
+        on_read += sum(1 for k in read.shape_of if k >= 0)
+        at_once += sum(1 for k in read.shape_of if k < 0)
+        assert [_content(c) for c in read] == [_content(c) for c in full], board.label()
+    assert on_read > 50_000 and at_once > 1_000 and two_tables > 1_000  # every kind, on many routes
+
+
+def test_a_walk_cut_short_is_priced_at_once() -> None:
+    """A walk cut short leaves a list the greedy packing and the pruning read whole: its candidates are made
+    at once, within the deadline (on read, the making would come after it)."""
+    board = LONG[1]
+    reps, _members = train_classes(board.trains)
+    graph = build_leg_graph(board, reach=token_reach(board, reps))
+    whole, complete = candidates.candidate_routes(board, graph, reps, on_read=True)
+    cut, cut_complete = candidates.candidate_routes(board, graph, reps, cap=candidates.ON_READ_FROM + 100,
+                                                    on_read=True)
+    assert complete and isinstance(whole, PricedOnRead) and len(whole) > candidates.ON_READ_FROM + 100
+    assert not cut_complete and isinstance(cut, list)
+    assert [_content(c) for c in cut] == [_content(c) for c in whole[:len(cut)]]
+
+
+def test_a_candidate_read_twice_is_one_object() -> None:
+    full, read = _both(LONG[2])
+    first = read[2]
+    assert read[2] is first and read[-1] is read[len(read) - 1]
+    assert read[1:3] == [read[1], read[2]] and read[1:3][1] is first
+    assert [id(c) for c in read] == [id(read[r]) for r in range(len(read))]
+    made = sum(1 for c in read.made if c is not None)
+    read.extend([full[0]])
+    assert len(read) == len(full) + 1 and read[-1] is full[0]
+    assert sum(1 for c in read.made if c is not None) == made + 1
+    with pytest.raises(IndexError):
+        read[len(read)]
+
+
+def test_only_the_answer_is_made() -> None:
+    """On a long list of routes priced as usual, the solver makes few candidates: those of the answer, and
+    the routes a bonus may hit (made at once)."""
+    seen: list[PricedOnRead] = []
+
+    def spy(builder, scan):  # type: ignore[no-untyped-def]
+        seen.append(every_route_on_read(builder, scan))
+        return seen[-1]
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(candidates, "every_route_on_read", spy)
+    try:
+        result = solve(LONG[1], SolveOptions(time_limit_s=60))  # 1856: two D, no bonus
+    finally:
+        mp.undo()
+    assert len(seen) == 1 and len(seen[0]) > 30_000
+    made = [seen[0].made[r] for r in range(len(seen[0])) if seen[0].made[r] is not None]
+    assert len(made) <= len(result.routes)
+    assert sorted(tuple(c.nodes) for c in made) == sorted(tuple(r.nodes) for r in result.routes)
+
+
+def _answer(result: SolveResult) -> tuple:
+    return result.revenue, result.subsidy, result.status, result.bound, \
+        [(r.train, tuple(r.nodes), r.revenue) for r in result.routes]
+
+
+def test_the_answer_is_the_one_of_pricing_every_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+
+    def spy(builder, scan):  # type: ignore[no-untyped-def]
+        calls.append(len(builder.shapes))
+        return every_route_on_read(builder, scan)
+
+    monkeypatch.setattr(candidates, "every_route_on_read", spy)
+    boards = LONG + [board_from_snapshot(stress_snapshots("1870")[0])]
+    read = [_answer(solve(b, SolveOptions(time_limit_s=60))) for b in boards]
+    assert len(calls) == len(boards) and min(calls) >= candidates.ON_READ_FROM
+    monkeypatch.setattr(candidates, "ON_READ_FROM", 10**12)  # every route priced
+    assert [_answer(solve(b, SolveOptions(time_limit_s=60))) for b in boards] == read
+    assert len(calls) == len(boards)
