@@ -22,7 +22,7 @@ from solver.modifiers.candidate_values import (
     pays_every_stop,
 )
 from solver.routes.leg_graph import LegGraph, reversed_legs
-from solver.routes.walk import PourByKind, RouteShape
+from solver.routes.walk import PourByKind, RouteShape, kind_code
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import (
     route_stop_revenues,
@@ -384,20 +384,18 @@ class RouteBuilder:
         return found
 
     def locals(self) -> list[Candidate]:
-        """One-stop runs of local trains: a tokened city each, kept whatever they earn."""
-        out = []
+        """One-stop runs of local trains: a tokened city each, priced as any route (its stop's pay, and the
+        modifiers' bonuses, subsidy and route rules: a run a route rule forbids is none)."""
+        out: list[Candidate] = []
         local_classes = [ci for ci, t in enumerate(self.classes) if t.local]
         for nid, node in self.board.nodes.items():
             if local_classes and node.kind == "city" and node.tokened_by_company:
-                cand = Candidate(nodes=(nid,), legs=(), mask=0)
-                for ci in local_classes:
-                    if train_findings(self.classes[ci], [node], 0):
-                        continue
-                    stops_rev = route_stop_revenues(self.board, self.classes[ci], (nid,))
-                    if sum(stops_rev) > 0 or self.keep_zero:
-                        cand.revenue[ci] = stops_rev
-                if cand.revenue:
-                    out.append(cand)
+                fit = [ci for ci in local_classes if not train_findings(self.classes[ci], [node], 0)]
+                if not fit:
+                    continue
+                run = RouteShape(nodes=(nid,), legs=(), mask=0, crossings=0, cost=node.visit_cost, token=True,
+                                 kinds=kind_code([node]))
+                out.extend(c for c in self.over([run]).price(0, fit) if c is not None and c.revenue)
         return out
 
 
