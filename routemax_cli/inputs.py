@@ -92,6 +92,8 @@ def positions(path: Path, position: int | None) -> Iterator[Position]:
         raise CliError(Exit.BAD_INPUT, f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise CliError(Exit.BAD_INPUT, f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except ValueError as exc:  # a number Python will not read: an integer of more than 4,300 digits
+        raise CliError(Exit.BAD_INPUT, f"{path}: not valid JSON ({str(exc).split(';')[0]})") from None
     except RecursionError:
         raise CliError(Exit.BAD_INPUT, f"{path}: JSON nested too deeply") from None
     if position is not None and position >= count:

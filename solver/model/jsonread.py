@@ -78,7 +78,7 @@ def loads(text: str | bytes, where: str) -> Any:
     except json.JSONDecodeError as exc:
         raise BoardError(where, f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     except (ValueError, UnicodeDecodeError) as exc:  # e.g. an integer of more than 4,300 digits
-        raise BoardError(where, f"not valid JSON: {str(exc)[:120]}") from None
+        raise BoardError(where, f"not valid JSON: {str(exc).split(';')[0][:120]}") from None
     if json_depth(value) > MAX_JSON_DEPTH:
         raise BoardError(where, f"nested too deeply (at most {MAX_JSON_DEPTH} levels)")
     return value

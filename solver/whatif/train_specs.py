@@ -17,10 +17,10 @@ from solver.model.board import UNLIMITED, Board, DistanceRow, Train
 from solver.model.errors import BoardError
 from solver.model.limits import MAX_DISTANCE, MAX_ID_LENGTH, MAX_MULTIPLIER
 
-_STOPS = re.compile(r"(\d+)")
-_PLUS = re.compile(r"(\d+)\+(\d+)")
-_HEXES = re.compile(r"(\d+)H")
-_DIESEL = re.compile(r"(\d*)D")
+_STOPS = re.compile(r"(\d{1,9})")  # longer numbers are no 18xx distance (and no int to read)
+_PLUS = re.compile(r"(\d{1,9})\+(\d{1,9})")
+_HEXES = re.compile(r"(\d{1,9})H")
+_DIESEL = re.compile(r"(\d{0,9})D")
 
 
 def check_spec(spec: str, where: str) -> tuple[str, str | None]:
@@ -28,13 +28,18 @@ def check_spec(spec: str, where: str) -> tuple[str, str | None]:
     name, sep, distance = spec.partition("=")
     name = name.strip()
     if not name or len(name) > MAX_ID_LENGTH:
-        raise BoardError(where, f"a train name has 1..{MAX_ID_LENGTH} characters, got {spec!r}")
+        raise BoardError(where, f"a train name has 1..{MAX_ID_LENGTH} characters, got {_shown(spec)}")
     if not sep:
         return name, None
     distance = distance.strip()
     if _train_of(name, distance, "x") is None:
-        raise BoardError(where, f"{distance!r} is not a distance: give n, n+m, nH, D or nD")
+        raise BoardError(where, f"{_shown(distance)} is not a distance: give n, n+m, nH, D or nD")
     return name, distance
+
+
+def _shown(text: str, most: int = 24) -> str:
+    """A value as an error message quotes it: a long one cut short."""
+    return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text):,} characters)"
 
 
 def _train_of(name: str, distance: str, train_id: str) -> Train | None:

@@ -62,6 +62,7 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
     ("[]", "JSON object"),  # not a snapshot
     ('{"format": "18xx-route-snapshot/1"', "not valid JSON"),
     ("", "not valid JSON"),
+    ('{"format": "18xx-route-snapshot/1", "hexes": [], "x": ' + "9" * 5000 + "}", "not valid JSON"),  # no int
 ])
 def test_broken_snapshot_files_are_bad_input(tmp_path: Path, capsys, text: str, expect: str) -> None:
     path = _write(tmp_path, "snap.json", text)
@@ -69,6 +70,27 @@ def test_broken_snapshot_files_are_bad_input(tmp_path: Path, capsys, text: str, 
     assert code == 3
     line = _one_error_line(err)
     assert str(path) in line and expect in line
+
+
+@pytest.mark.parametrize("command", [["solve"], ["render", "--out", "x.svg"], ["whatif", "--tokens"]])
+def test_a_number_of_thousands_of_digits_is_bad_input(tmp_path: Path, capsys, command: list[str]) -> None:
+    """Python reads no integer of more than 4,300 digits: one line naming the file, whatever the command."""
+    raw = json.loads((REPO / "solver" / "examples" / "1830_bo_offboard_town.json").read_text())
+    path = _write(tmp_path, "snap.json", json.dumps(raw).replace('"revenue": ', '"revenue": ' + "9" * 5000, 1))
+    code, _out, err = _run(capsys, [command[0], str(path), *[str(tmp_path / a) if a.endswith(".svg") else a
+                                                             for a in command[1:]]])
+    assert code == 3
+    line = _one_error_line(err)
+    assert str(path) in line and "not valid JSON" in line and len(line) < 300
+
+
+@pytest.mark.parametrize("spec", ["5=" + "9" * 5000, "9" * 5000, "5=" + "9" * 5000 + "D", "5=" + "9" * 20 + "+2"],
+                         ids=["distance", "name", "diesel", "plus"])
+def test_a_train_spec_of_thousands_of_digits_is_a_usage_error(capsys, spec: str) -> None:
+    code, _out, err = _run(capsys, ["whatif", "--example", "1830", "--trains", spec])
+    assert code == 2
+    line = _one_error_line(err)
+    assert "--trains" in line and len(line) < 300
 
 
 def test_a_truncated_jsonl_gz_is_bad_input(tmp_path: Path, capsys) -> None:
