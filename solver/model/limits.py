@@ -28,6 +28,7 @@ MAX_LEG_PATHS = 2_000  # paths of one claimed leg
 MAX_WALK_STEPS = 100_000  # path steps of the leg walk from one node (real boards: under 5,000)
 MAX_BOARD_WALK_STEPS = 1_000_000  # path steps of the leg walks over one board (real boards: under 60,000)
 MAX_SUBSET_SEARCH = 200_000  # subsets a list train's best paying subset search may examine
+MAX_MINES = 64  # mines of one 1873 production request (the game has 23; a public company holds a few)
 
 LIMITS_TEXT = (
     f"at most {MAX_HEXES:,} hexes, {MAX_NODES:,} nodes, {MAX_PATHS:,} paths, {MAX_TRAINS} trains and "
@@ -35,5 +36,5 @@ LIMITS_TEXT = (
     f"0..{MAX_DISTANCE}; visit cost 0..{MAX_VISIT_COST}; lane width 1..{MAX_LANE_WIDTH}; JSON nested at most "
     f"{MAX_JSON_DEPTH} deep; track whose leg walk takes at most {MAX_WALK_STEPS:,} path steps from one node and "
     f"{MAX_BOARD_WALK_STEPS:,} over the board; a claimed run of at most {MAX_CLAIMED_ROUTES} routes of at most "
-    f"{MAX_ROUTE_STOPS} stops"
+    f"{MAX_ROUTE_STOPS} stops; a mine production of at most {MAX_MINES} mines"
 )

@@ -3,22 +3,19 @@
 A mine unconnected to the state railway earns its fixed revenue (the first machine value). A
 connected mine earns the value for its machine size plus its switcher's value. A public mining
 company may move its switchers freely between its mines (at most one per mine); the best
-assignment is found with CP-SAT. Harzer Werke adds its bonus.
+assignment is a maximum weight matching (networkx). Harzer Werke adds its bonus.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ortools.sat.python import cp_model
+import networkx as nx
 
 from solver.model.errors import BoardError
-from solver.packing.cpsat import run_cpsat
-
-ASSIGNMENT_LIMIT_S = 60.0  # the switcher assignment (a few mines) proves optimal in milliseconds
+from solver.model.limits import MAX_MINES, MAX_REVENUE
 
 
 @dataclass(frozen=True)
@@ -45,10 +42,23 @@ def _int(value: Any, where: str) -> int:
     return value
 
 
+def _money(value: Any, where: str) -> int:
+    """A revenue or a bonus: a whole number within the limit (`MAX_REVENUE`)."""
+    if abs(_int(value, where)) > MAX_REVENUE:
+        raise BoardError(where, f"must be within ±{MAX_REVENUE:,} (limit), got {value}")
+    return value
+
+
+def _flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise BoardError(where, f"must be true or false, got {value!r}")
+    return value
+
+
 def _ints(value: Any, where: str) -> tuple[int, ...]:
     if not isinstance(value, list | tuple):
         raise BoardError(where, f"must be a list of whole numbers, got {value!r}")
-    return tuple(_int(v, f"{where}[{i}]") for i, v in enumerate(value))
+    return tuple(_money(v, f"{where}[{i}]") for i, v in enumerate(value))
 
 
 def mines_from_rows(rows: Any) -> list[MineState]:
@@ -57,14 +67,21 @@ def mines_from_rows(rows: Any) -> list[MineState]:
     Each row: `id`, `connected`, `machine`, `switcher`, `machine_revenue` (required) and `switcher_revenue`."""
     if not isinstance(rows, list | tuple):
         raise BoardError("mines", "must be a list of mines")
-    mines = []
+    if len(rows) > MAX_MINES:
+        raise BoardError("mines", f"at most {MAX_MINES} mines (limit), got {len(rows):,}")
+    mines: list[MineState] = []
+    ids: set[str] = set()
     for i, row in enumerate(rows):
         where = f"mines[{i}]"
         if not isinstance(row, Mapping):
             raise BoardError(where, "must be an object")
         if "machine_revenue" not in row:
             raise BoardError(f"{where}.machine_revenue", "missing: the revenue of each machine size")
-        mines.append(MineState(id=str(row.get("id") or i), connected=bool(row.get("connected", False)),
+        mine_id = str(row.get("id") or i)
+        if mine_id in ids:
+            raise BoardError(f"{where}.id", f"duplicate mine id {mine_id!r}")
+        ids.add(mine_id)
+        mines.append(MineState(id=mine_id, connected=_flag(row.get("connected", False), f"{where}.connected"),
                                machine=_int(row.get("machine", 1), f"{where}.machine"),
                                switcher=_int(row.get("switcher", 0), f"{where}.switcher"),
                                machine_revenue=_ints(row["machine_revenue"], f"{where}.machine_revenue"),
@@ -76,6 +93,10 @@ def validate_mines(mines: Sequence[MineState]) -> None:
     """BoardError naming the first out-of-spec field."""
     if not mines:
         raise BoardError("mines", "give at least one mine")
+    if len(mines) > MAX_MINES:
+        raise BoardError("mines", f"at most {MAX_MINES} mines (limit), got {len(mines):,}")
+    if len({m.id for m in mines}) != len(mines):
+        raise BoardError("mines", "mine ids must differ (each mine's production is reported by its id)")
     for i, m in enumerate(mines):
         if not 0 <= m.machine <= len(m.machine_revenue) or not m.machine_revenue:
             raise BoardError(f"mines[{i}].machine", f"machine size {m.machine} has no machine_revenue entry")
@@ -96,26 +117,22 @@ def mine_revenue(mine: MineState, switcher: int) -> int:
 def production(mines: Sequence[MineState], public: bool, harzer_werke: bool = False, hw_bonus: int = 50) -> Production:
     """Production revenue; for a public mining company with the best switcher assignment."""
     validate_mines(mines)
+    if _money(hw_bonus, "hw_bonus") < 0:
+        raise BoardError("hw_bonus", f"must be 0 or more, got {hw_bonus}")
     bonus = hw_bonus if harzer_werke else 0
     if not public or not any(m.switcher for m in mines):
         per = {m.id: mine_revenue(m, m.switcher) for m in mines}
         return Production(revenue=sum(per.values()) + bonus, bonus=bonus, per_mine=per,
                           switchers={m.id: m.switcher for m in mines})
     sizes = [m.switcher for m in mines if m.switcher]
-    model = cp_model.CpModel()
-    a = {(i, j): model.new_bool_var(f"a{i}_{j}") for i in range(len(sizes)) for j in range(len(mines))}
-    for i in range(len(sizes)):
-        model.add_exactly_one(a[(i, j)] for j in range(len(mines)))
-    for j in range(len(mines)):
-        model.add_at_most_one(a[(i, j)] for i in range(len(sizes)))
-    model.maximize(sum((mine_revenue(mines[j], sizes[i]) - mine_revenue(mines[j], 0)) * a[(i, j)]
-                       for i, j in a))
-    solver, code = run_cpsat(model, time.monotonic() + ASSIGNMENT_LIMIT_S, 1)
-    if code != cp_model.OPTIMAL:
-        raise RuntimeError("the switcher assignment could not be proven optimal")
+    # each switcher on one mine, at most one per mine: the assignment that adds most, among those placing every
+    # switcher (a complete bipartite graph, so every one is placed: there are no more switchers than mines)
+    graph = nx.Graph()
+    graph.add_weighted_edges_from((("switcher", i), ("mine", j), mine_revenue(m, size) - mine_revenue(m, 0))
+                                  for i, size in enumerate(sizes) for j, m in enumerate(mines))
     switchers = {m.id: 0 for m in mines}
-    for (i, j), v in a.items():
-        if solver.value(v):
-            switchers[mines[j].id] = sizes[i]
+    for a, b in nx.max_weight_matching(graph, maxcardinality=True):
+        (_s, i), (_m, j) = (a, b) if a[0] == "switcher" else (b, a)
+        switchers[mines[j].id] = sizes[i]
     per = {m.id: mine_revenue(m, switchers[m.id]) for m in mines}
     return Production(revenue=sum(per.values()) + bonus, bonus=bonus, per_mine=per, switchers=switchers)
