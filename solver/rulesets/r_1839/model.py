@@ -1,6 +1,8 @@
 """The 1839 CP-SAT model: at most one route per train, no shared track, and an objective that
 counts each revenue location once per company (the best value a chosen route earns there, or the
-FLOOD reach), every train at the company's exchange marker, and the location bonus."""
+FLOOD reach), every train at the company's exchange marker, and the location bonus. The objective is
+what the chosen routes earn in every solution, not only the optimal one: a solution the deadline
+stops is checked by the evaluator against it (`recheck`)."""
 
 from __future__ import annotations
 
@@ -80,15 +82,15 @@ class Model1839:
         for v, pay in here:
             if pay > base:
                 by_pay[pay].append(v)
-        self.terms += best_value_once(self.model, by_pay.items(), f"w{nid}", base)
+        self.terms += best_value_once(self.model, by_pay.items(), f"w{nid}", base, exact=True)
 
     def _location_bonus(self, nid: str, here: list[Visit], flooded: bool, bonus: int) -> None:
         """+bonus once for a location any train (or the FLOOD reach) reaches."""
         if flooded:
             self.constant += bonus
-        elif here:
+        elif here:  # set exactly when a chosen route reaches it (a solution cut short is worth what it earns)
             seen = self.model.new_bool_var(f"s{nid}")
-            self.model.add_bool_or([v for v, _ in here]).only_enforce_if(seen)
+            self.model.add_max_equality(seen, [v for v, _ in here])
             self.terms.append((bonus, seen))
 
     def chosen(self, solver: cp_model.CpSolver) -> list[tuple[int, int]]:
