@@ -60,7 +60,12 @@ def iter_items(files: Iterable[Path]) -> Iterator[Item]:
             yield Item(source=name, error="no such file")
             continue
         if f.name.endswith(".json"):
-            yield Item(source=name, text=f.read_text(encoding="utf-8"))
+            try:
+                yield Item(source=name, text=f.read_text(encoding="utf-8"))
+            except UnicodeDecodeError:
+                yield Item(source=name, error="not UTF-8 text")
+            except OSError as exc:
+                yield Item(source=name, error=f"unreadable: {exc.strerror or exc}")
             continue
         opener = gzip.open if f.name.endswith(".gz") else open
         try:

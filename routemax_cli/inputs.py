@@ -79,6 +79,7 @@ def positions(path: Path, position: int | None) -> Iterator[Position]:
     if path.is_dir():
         raise CliError(Exit.BAD_INPUT, f"{path}: is a folder, not a snapshot file")
     from solver.input.snapshot import read_positions
+    from solver.model.errors import BoardError
 
     count = 0
     try:
@@ -92,6 +93,8 @@ def positions(path: Path, position: int | None) -> Iterator[Position]:
         raise CliError(Exit.BAD_INPUT, f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise CliError(Exit.BAD_INPUT, f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except BoardError as exc:  # text no output could hold
+        raise CliError(Exit.BAD_INPUT, f"{exc.field}: {exc.message}") from None
     except ValueError as exc:  # a number Python will not read: an integer of more than 4,300 digits
         raise CliError(Exit.BAD_INPUT, f"{path}: not valid JSON ({str(exc).split(';')[0]})") from None
     except RecursionError:

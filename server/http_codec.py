@@ -13,6 +13,9 @@ from connectrpc.errors import ConnectError
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from solver.model.errors import BoardError
+from solver.model.jsonread import check_unicode
+
 _AT_PATH = re.compile(r"^(?P<reason>.*?)\.? at (?P<path>[\w.\[\]\"']+?)\.*$", re.S)
 _NO_FIELD = re.compile(r'has no field named "(?P<name>[^"]+)" at "(?P<path>[^"]+)"')
 _NESTED = re.compile(r"Failed to parse (\w+) field: ")
@@ -35,6 +38,11 @@ class StrictJsonCodec:
             raise ConnectError(Code.INVALID_ARGUMENT, f"request body: not UTF-8 text ({exc.reason})") from None
         except ValueError as exc:
             raise ConnectError(Code.INVALID_ARGUMENT, f"request body: not valid JSON: {exc}") from None
+        try:  # a lone surrogate (an escape JSON allows) anywhere, a key too: protobuf's reader fails on it
+            check_unicode(bytes(data), value, "request body")
+        except BoardError as exc:  # "<field path>: not Unicode text ...", as protobuf's errors read
+            raise ConnectError(Code.INVALID_ARGUMENT, exc.message if not exc.message.startswith("not ")
+                               else f"request body: {exc.message}") from None
         if not isinstance(value, dict):
             expected = message_class.DESCRIPTOR.full_name
             raise ConnectError(Code.INVALID_ARGUMENT,
@@ -43,8 +51,9 @@ class StrictJsonCodec:
         texts = _top_level_texts(value, message_class.DESCRIPTOR)
         try:
             json_format.ParseDict(value, message, ignore_unknown_fields=False)
-        except json_format.ParseError as exc:
-            raise ConnectError(Code.INVALID_ARGUMENT, field_message(str(exc), message_class)) from None
+        except json_format.ParseError as exc:  # its text may quote the value: kept encodable
+            message_text = field_message(str(exc), message_class).encode("utf-8", "backslashreplace").decode()
+            raise ConnectError(Code.INVALID_ARGUMENT, message_text) from None
         for name, text in texts.items():
             setattr(message, name, text)
         return message

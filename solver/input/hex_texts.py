@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from solver.model.jsonread import STRICT_DECODER, json_depth, loads
+from solver.model.jsonread import STRICT_DECODER, check_unicode, json_depth, loads
 from solver.model.limits import MAX_JSON_DEPTH
 
 _SPACE = re.compile(r"[ \t\n\r]*")  # what JSON allows between tokens (as the standard decoder skips it)
@@ -55,6 +55,7 @@ class HexTexts:
             except (_Unexpected, ValueError, RecursionError):  # a decoder error (and a BoardError) is a ValueError
                 found = None
             if found is not None:
+                check_unicode(text, found, where)
                 return found
         return loads(text, where)
 

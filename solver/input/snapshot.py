@@ -14,7 +14,20 @@ from solver.input.hex_reuse import HexReuse, Known
 from solver.input.validate import validate_board
 from solver.model.board import NODE_KINDS, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
 from solver.model.errors import BoardError
-from solver.model.jsonread import boolean, field, integer, kind_of, label_of, loads, lst, number, obj, str_list, text
+from solver.model.jsonread import (
+    boolean,
+    check_unicode,
+    field,
+    integer,
+    kind_of,
+    label_of,
+    loads,
+    lst,
+    number,
+    obj,
+    str_list,
+    text,
+)
 from solver.model.limits import (
     MAX_DISTANCE,
     MAX_GROUPS,
@@ -519,8 +532,10 @@ def read_positions(path: str | FsPath) -> Iterator[Position]:
     """
     p = FsPath(path)
     if p.suffix == ".json":
-        with p.open(encoding="utf-8") as fh:
-            yield Position(source=str(p), raw=json.load(fh))  # the command line names a JSON error's line
+        text = p.read_text(encoding="utf-8")
+        raw = json.loads(text)  # the command line names a JSON error's line
+        check_unicode(text, raw, str(p))
+        yield Position(source=str(p), raw=raw)
         return
     opener = gzip.open if p.suffix == ".gz" else open
     with opener(p, "rt", encoding="utf-8") as fh:

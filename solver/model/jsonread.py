@@ -81,7 +81,36 @@ def loads(text: str | bytes, where: str) -> Any:
         raise BoardError(where, f"not valid JSON: {str(exc).split(';')[0][:120]}") from None
     if json_depth(value) > MAX_JSON_DEPTH:
         raise BoardError(where, f"nested too deeply (at most {MAX_JSON_DEPTH} levels)")
+    check_unicode(text, value, where)
     return value
+
+
+_ESCAPED_SURROGATE = ("\\ud", "\\uD")  # how a lone surrogate gets into text `json.loads` accepts: escaped
+
+
+def check_unicode(text: str | bytes, value: Any, where: str) -> None:
+    """BoardError naming the first string of `value` (parsed from `text`) that is no Unicode text: a lone
+    surrogate, which JSON lets an escape write (no output could hold it). Text without such an escape is
+    passed at once."""
+    if isinstance(text, bytes):
+        if b"\\ud" not in text and b"\\uD" not in text:
+            return
+    elif _ESCAPED_SURROGATE[0] not in text and _ESCAPED_SURROGATE[1] not in text:
+        return
+    todo: list[tuple[str, Any]] = [("", value)]
+    while todo:
+        path, item = todo.pop()
+        if isinstance(item, dict):
+            todo.extend((f"{path}.{key}" if path else str(key), v) for key, v in item.items())
+            todo.extend((f"{path}.<key>" if path else "<key>", key) for key in item)
+        elif isinstance(item, list):
+            todo.extend((f"{path}[{i}]", v) for i, v in enumerate(item))
+        elif isinstance(item, str) and not item.isascii():
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise BoardError(where, f"{path + ': ' if path else ''}not Unicode text (a lone surrogate, escaped as "
+                                        "\\uD800 to \\uDFFF)") from None
 
 
 def obj(value: Any, where: str) -> dict[str, Any]:

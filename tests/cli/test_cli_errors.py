@@ -84,6 +84,34 @@ def test_a_number_of_thousands_of_digits_is_bad_input(tmp_path: Path, capsys, co
     assert str(path) in line and "not valid JSON" in line and len(line) < 300
 
 
+def test_a_lone_surrogate_is_bad_input_naming_its_field(tmp_path: Path, capsys) -> None:
+    """JSON lets an escape write half a character (\\ud800), which no output can hold: refused, naming where."""
+    raw = json.loads((REPO / "solver" / "examples" / "1830_bo_offboard_town.json").read_text())
+    raw["company"]["id"] = "B\ud800O"
+    path = _write(tmp_path, "snap.json", json.dumps(raw))
+    for command in (["solve"], ["whatif", "--tokens"]):
+        code, _out, err = _run(capsys, [command[0], str(path), *command[1:]])
+        assert code == 3
+        assert "company.id: not Unicode text" in _one_error_line(err)
+    out = tmp_path / "audit.jsonl"
+    lines = path.read_text().replace("\n", " ")
+    (tmp_path / "snaps.jsonl").write_text(lines + "\n" + lines.replace("\\ud800", "") + "\n")
+    assert main(["audit", str(tmp_path / "snaps.jsonl"), "--out", str(out)]) == 0
+    audited = [json.loads(line) for line in out.read_text().splitlines()]
+    assert "company.id: not Unicode text" in audited[0]["error"] and "optimum" in audited[1]
+    assert out.read_bytes().isascii()
+
+
+def test_an_audit_of_a_file_not_in_utf8_reports_it_and_goes_on(tmp_path: Path, capsys) -> None:
+    text = (REPO / "solver" / "examples" / "1830_bo_offboard_town.json").read_text()
+    (tmp_path / "a_latin1.json").write_bytes(text.replace('"id": "B&O"', '"id": "B\u00e9O"').encode("latin-1"))
+    (tmp_path / "b_fine.json").write_text(text)
+    out = tmp_path / "audit.jsonl"
+    assert main(["audit", str(tmp_path), "--out", str(out)]) == 0
+    audited = {Path(line["source"]).name: line for line in map(json.loads, out.read_text().splitlines())}
+    assert audited["a_latin1.json"]["error"] == "not UTF-8 text" and "optimum" in audited["b_fine.json"]
+
+
 @pytest.mark.parametrize("spec", ["5=" + "9" * 5000, "9" * 5000, "5=" + "9" * 5000 + "D", "5=" + "9" * 20 + "+2"],
                          ids=["distance", "name", "diesel", "plus"])
 def test_a_train_spec_of_thousands_of_digits_is_a_usage_error(capsys, spec: str) -> None:

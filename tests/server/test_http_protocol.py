@@ -123,7 +123,10 @@ def test_a_small_gzip_body_that_inflates_past_the_limit_is_refused(limited: Limi
     (b'{"snapshotJson": "{}", "board": {}}', "input: set one of its fields, not several"),
     (b'{"board": {"hexes": [{"paths": [{"a": {"edge": 1, "node": "E4.city0"}}]}]}}',
      "board.hexes[0].paths[0].a.end: set one of its fields, not several"),
-    (b'{"snapshotJson": "\\ud800 lone"}', "snapshotJson: Unpaired surrogate"),
+    (b'{"snapshotJson": "\\ud800 lone"}', "snapshotJson: not Unicode text"),
+    (b'{"timeLimitS": "\\ud800"}', "timeLimitS: not Unicode text"),  # a message quoting it could not be sent
+    (b'{"bogus\\udc00": 1}', "<key>: not Unicode text"),
+    (b'{"board": {"trains": [{"id": "\\ud800"}]}}', "board.trains[0].id: not Unicode text"),
     (b'{"snapshotJson": ["{}"]}', "snapshotJson: expected a string, got a list"),
 ])
 def test_malformed_json_is_one_clear_error_naming_the_field(web: WebServers, body: bytes, message: str) -> None:
