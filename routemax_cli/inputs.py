@@ -116,14 +116,24 @@ def load_json(path: Path, what: str) -> Any:
     """A JSON file; a CliError (bad input) naming the file and the line when it is missing or broken."""
     if not path.exists():
         raise CliError(Exit.BAD_INPUT, f"{path}: no such file")
+    from solver.model.errors import BoardError
+    from solver.model.jsonread import check_unicode
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        value = json.loads(text)
+        check_unicode(text, value, str(path))
+        return value
     except json.JSONDecodeError as exc:
         raise CliError(Exit.BAD_INPUT, f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CliError(Exit.BAD_INPUT, f"{path}: unreadable {what} file ({exc})") from None
     except RecursionError:
         raise CliError(Exit.BAD_INPUT, f"{path}: JSON nested too deeply") from None
+    except BoardError as exc:  # text no output could hold
+        raise CliError(Exit.BAD_INPUT, f"{exc.field}: {exc.message}") from None
+    except ValueError as exc:  # a number Python will not read: an integer of more than 4,300 digits
+        raise CliError(Exit.BAD_INPUT, f"{path}: not valid JSON ({str(exc).split(';')[0]})") from None
 
 
 def routes_file(path: Path) -> list[ClaimedRoute]:

@@ -19,7 +19,7 @@ from typing import Any
 from solver.audit.run import line_for_same_position
 from solver.input.snapshot import read_source
 from solver.model.errors import BoardError
-from solver.model.jsonread import value_at
+from solver.model.jsonread import check_unicode, value_at
 
 HEAD_LIMIT = 4096  # the `source` block is looked for this far into the text (it opens a snapshot)
 _SPACE = " \t\n\r"
@@ -39,9 +39,11 @@ def position_key(text: str) -> tuple[bytes, dict[str, Any]] | None:
         colon = _skip_space(text, at + len('"source"'))
         if text[colon:colon + 1] != ":":
             return None
-        src, end = value_at(text, _skip_space(text, colon + 1))  # by the rules a worker reads the whole text by
+        start = _skip_space(text, colon + 1)
+        src, end = value_at(text, start)  # by the rules a worker reads the whole text by
         if not isinstance(src, dict) or _another_block(text, end):
             return None
+        check_unicode(text[start:end], src, "source")  # a block no output could hold gets its own error
         read_source({"source": src})  # a block out of spec gets its own error
     except (ValueError, RecursionError, BoardError):
         return None

@@ -36,8 +36,9 @@ class StrictJsonCodec:
             value = json.loads(bytes(data))
         except UnicodeDecodeError as exc:
             raise ConnectError(Code.INVALID_ARGUMENT, f"request body: not UTF-8 text ({exc.reason})") from None
-        except ValueError as exc:
-            raise ConnectError(Code.INVALID_ARGUMENT, f"request body: not valid JSON: {exc}") from None
+        except ValueError as exc:  # (an integer of more than 4,300 digits: the first sentence of Python's text)
+            raise ConnectError(Code.INVALID_ARGUMENT, f"request body: not valid JSON: {str(exc).split(';')[0]}") \
+                from None
         try:  # a lone surrogate (an escape JSON allows) anywhere, a key too: protobuf's reader fails on it
             check_unicode(bytes(data), value, "request body")
         except BoardError as exc:  # "<field path>: not Unicode text ...", as protobuf's errors read

@@ -20,7 +20,7 @@ def best_value_once(model: cp_model.CpModel, lits_by_value: Iterable[tuple[int, 
     equal to "a literal earning this value or more is set", weighed by the step from the value below.
     """
     if exact:
-        levels = sorted((value, list(lits)) for value, lits in lits_by_value)
+        levels = sorted(((value, list(lits)) for value, lits in lits_by_value), key=lambda level: level[0])
         steps: list[tuple[int, cp_model.IntVar]] = []
         below = base
         for i, (value, _lits) in enumerate(levels):

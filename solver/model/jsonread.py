@@ -91,26 +91,44 @@ _ESCAPED_SURROGATE = ("\\ud", "\\uD")  # how a lone surrogate gets into text `js
 def check_unicode(text: str | bytes, value: Any, where: str) -> None:
     """BoardError naming the first string of `value` (parsed from `text`) that is no Unicode text: a lone
     surrogate, which JSON lets an escape write (no output could hold it). Text without such an escape is
-    passed at once."""
+    passed at once; otherwise the strings are looked at, and the path of one that fails is found after."""
     if isinstance(text, bytes):
         if b"\\ud" not in text and b"\\uD" not in text:
             return
     elif _ESCAPED_SURROGATE[0] not in text and _ESCAPED_SURROGATE[1] not in text:
         return
+    if _encodes(value):
+        return
     todo: list[tuple[str, Any]] = [("", value)]
     while todo:
         path, item = todo.pop()
         if isinstance(item, dict):
-            todo.extend((f"{path}.{key}" if path else str(key), v) for key, v in item.items())
-            todo.extend((f"{path}.<key>" if path else "<key>", key) for key in item)
+            todo.extend((f"{path}.{key}" if path else str(key), v) for key, v in item.items() if not _encodes(v))
+            todo.extend((f"{path}.<key>" if path else "<key>", key) for key in item if not _encodes(key))
         elif isinstance(item, list):
-            todo.extend((f"{path}[{i}]", v) for i, v in enumerate(item))
-        elif isinstance(item, str) and not item.isascii():
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                raise BoardError(where, f"{path + ': ' if path else ''}not Unicode text (a lone surrogate, escaped as "
-                                        "\\uD800 to \\uDFFF)") from None
+            todo.extend((f"{path}[{i}]", v) for i, v in enumerate(item) if not _encodes(v))
+        elif isinstance(item, str):
+            raise BoardError(where, f"{path + ': ' if path else ''}not Unicode text (a lone surrogate, escaped as "
+                                    "\\uD800 to \\uDFFF)")
+
+
+def _encodes(value: Any) -> bool:
+    """Whether every string in a JSON value (its keys too) encodes as UTF-8, looked at without recursion."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return False
+        elif isinstance(item, dict):
+            todo.extend(item)
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return True
 
 
 def obj(value: Any, where: str) -> dict[str, Any]:

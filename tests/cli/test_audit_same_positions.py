@@ -56,6 +56,7 @@ def test_no_key_without_a_top_level_source_block_in_spec() -> None:
     assert position_key(json.dumps(inner)) is None  # "source" inside another value first
     assert position_key(json.dumps({k: v for k, v in raw.items() if k != "source"})) is None
     assert position_key('{"source": "text", "hexes": []}') is None
+    assert position_key(json.dumps(_renamed(raw, "b\ud800"))) is None  # a block no output could hold: refused alone
 
 
 def test_no_key_where_a_worker_reads_another_block_or_refuses_it() -> None:

@@ -96,10 +96,23 @@ def test_a_lone_surrogate_is_bad_input_naming_its_field(tmp_path: Path, capsys) 
     out = tmp_path / "audit.jsonl"
     lines = path.read_text().replace("\n", " ")
     (tmp_path / "snaps.jsonl").write_text(lines + "\n" + lines.replace("\\ud800", "") + "\n")
-    assert main(["audit", str(tmp_path / "snaps.jsonl"), "--out", str(out)]) == 0
+    assert main(["audit", str(tmp_path / "snaps.jsonl"), "--out", str(out), "--workers", "1"]) == 0
     audited = [json.loads(line) for line in out.read_text().splitlines()]
     assert "company.id: not Unicode text" in audited[0]["error"] and "optimum" in audited[1]
     assert out.read_bytes().isascii()
+
+
+@pytest.mark.parametrize("command", [["evaluate", "--example", "1830", "--routes"], ["mines"],
+                                     ["whatif", "--example", "1830", "--scenarios"]])
+@pytest.mark.parametrize("bad", ["9" * 5000, '"\\ud800"'], ids=["digits", "surrogate"])
+def test_a_side_file_out_of_json_is_bad_input(tmp_path: Path, capsys, command: list[str], bad: str) -> None:
+    """The routes, mines and scenarios files are read as strictly as snapshots: one line naming the file."""
+    path = _write(tmp_path, "side.json", '[{"train": ' + bad + ', "id": ' + bad + "}]")
+    code, _out, err = _run(capsys, [*command, str(path)])
+    assert code == 3
+    line = _one_error_line(err)
+    assert str(path) in line and len(line) < 300
+    assert ("not valid JSON" if bad.startswith("9") else "not Unicode text") in line
 
 
 def test_an_audit_of_a_file_not_in_utf8_reports_it_and_goes_on(tmp_path: Path, capsys) -> None:
@@ -107,7 +120,7 @@ def test_an_audit_of_a_file_not_in_utf8_reports_it_and_goes_on(tmp_path: Path, c
     (tmp_path / "a_latin1.json").write_bytes(text.replace('"id": "B&O"', '"id": "B\u00e9O"').encode("latin-1"))
     (tmp_path / "b_fine.json").write_text(text)
     out = tmp_path / "audit.jsonl"
-    assert main(["audit", str(tmp_path), "--out", str(out)]) == 0
+    assert main(["audit", str(tmp_path), "--out", str(out), "--workers", "1"]) == 0
     audited = {Path(line["source"]).name: line for line in map(json.loads, out.read_text().splitlines())}
     assert audited["a_latin1.json"]["error"] == "not UTF-8 text" and "optimum" in audited["b_fine.json"]
 
