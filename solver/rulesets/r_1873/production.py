@@ -15,6 +15,7 @@ from typing import Any
 import networkx as nx
 
 from solver.model.errors import BoardError
+from solver.model.jsonread import boolean
 from solver.model.limits import MAX_MINES, MAX_REVENUE
 
 
@@ -49,12 +50,6 @@ def _money(value: Any, where: str) -> int:
     return value
 
 
-def _flag(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise BoardError(where, f"must be true or false, got {value!r}")
-    return value
-
-
 def _ints(value: Any, where: str) -> tuple[int, ...]:
     if not isinstance(value, list | tuple):
         raise BoardError(where, f"must be a list of whole numbers, got {value!r}")
@@ -81,7 +76,7 @@ def mines_from_rows(rows: Any) -> list[MineState]:
         if mine_id in ids:
             raise BoardError(f"{where}.id", f"duplicate mine id {mine_id!r}")
         ids.add(mine_id)
-        mines.append(MineState(id=mine_id, connected=_flag(row.get("connected", False), f"{where}.connected"),
+        mines.append(MineState(id=mine_id, connected=boolean(row.get("connected", False), f"{where}.connected"),
                                machine=_int(row.get("machine", 1), f"{where}.machine"),
                                switcher=_int(row.get("switcher", 0), f"{where}.switcher"),
                                machine_revenue=_ints(row["machine_revenue"], f"{where}.machine_revenue"),
