@@ -8,6 +8,7 @@ search report less)."""
 from __future__ import annotations
 
 import itertools
+import json
 import time
 
 import pytest
@@ -17,8 +18,11 @@ from solver.examples import example_path
 from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board
 from solver.model.jsonread import loads
+from solver.model.results import SolveOptions
+from solver.optimiser import solve
 from solver.packing.pack import train_classes
 from solver.routes.claims import TrainIds, claim_of
+from solver.rulesets.r_1839 import solve as solve_1839
 from solver.rulesets.r_1839.evaluator import evaluate_run
 from solver.rulesets.r_1839.model import Model1839
 from solver.rulesets.r_1839.rules import flood_reach, flood_trains
@@ -75,3 +79,17 @@ def test_the_objective_is_what_the_chosen_routes_earn(index: int) -> None:
         assert found == (verdict.revenue, verdict.revenue), [c.nodes for c in claims]
         checked += 1
     assert checked >= 5
+
+
+def test_a_search_that_finds_no_run_bounds_every_location(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CP-SAT stopped before any run, on a list of routes cut short: the bound must still hold over the routes
+    never listed (every location at its best value), not only over the model's."""
+    raw = json.loads(example_path("1839").read_text())
+    optimum = solve(board_from_snapshot(raw), SolveOptions(time_limit_s=30))
+    assert optimum.status.name == "OPTIMAL"
+    found = solve(board_from_snapshot(raw), SolveOptions(time_limit_s=30, candidate_cap=2))  # a run, routes missing
+    assert found.status.name == "FEASIBLE" and found.revenue < optimum.revenue <= found.bound
+    monkeypatch.setattr(solve_1839, "run_cpsat", lambda model, *args, **kwargs: (cp_model.CpSolver(), cp_model.UNKNOWN))
+    stopped = solve(board_from_snapshot(raw), SolveOptions(time_limit_s=30, candidate_cap=2))
+    assert stopped.status.name == "UNKNOWN" and stopped.stats["candidates"] <= 2
+    assert stopped.bound >= optimum.revenue

@@ -42,7 +42,7 @@ class Model1839:
         self.terms: list[tuple[int, cp_model.IntVar]] = []
         self.constant = 0
         self._location_terms(reach)
-        self.upper = sum(c for c, _ in self.terms) + self.constant
+        self.upper = sum(c for c, _ in self.terms if c > 0) + self.constant  # every term that adds, set
         self.model.maximize(sum(c * v for c, v in self.terms) + self.constant)
 
     def _one_route_per_train(self, counts: list[int]) -> None:

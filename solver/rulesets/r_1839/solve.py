@@ -43,8 +43,9 @@ def solve_run(prepared: Board, opts: SolveOptions) -> SolveResult:
     model = Model1839(prepared, cands, [len(m) for m in members], reach)
     solver, code = run_cpsat(model.model, budget.deadline, opts.workers, opts.cancel)
     stats["solve_ms"] = budget.elapsed_ms()
-    if not is_solution(code):
-        return SolveResult(revenue=0, status=Status.UNKNOWN, bound=model.upper, routes=[], stats=stats)
+    if not is_solution(code):  # no run found: the model's bound, over every location when candidates are missing
+        bound = model.upper if complete else max(model.upper, _location_bound(prepared, runners) + model.constant)
+        return SolveResult(revenue=0, status=Status.UNKNOWN, bound=bound, routes=[], stats=stats)
     ids = TrainIds([[t.id for t in m] for m in members])
     claims = [claim_of(ids.next(ci), cands[r].nodes, cands[r].legs) for r, ci in model.chosen(solver)]
     evaluation = evaluate_run(prepared, claims)
@@ -78,9 +79,9 @@ def _candidates(board: Board, reps: list, cap: int, deadline: float,
 
 
 def _location_bound(board: Board, runners: list) -> int:
-    """Every location at the best value any train earns there (times the trains at the company's
-    exchange marker), with the location bonus: no run earns more."""
+    """Every location at the best value any train earns there in any of its rows (a D's doubled cities;
+    times the trains at the company's exchange marker), with the location bonus: no run earns more."""
     bonus = location_bonus(board)
-    return sum(max(stop_revenue(n, t) for t in runners) * (len(board.trains)
+    return sum(max(0, *(stop_revenue(n, t, r) for t in runners for r in t.rows or (None,))) * (len(board.trains)
                if n.exchange_owner == board.company else 1) + bonus
                for n in board.nodes.values() if is_location(n) and runners)
