@@ -47,11 +47,10 @@ def version() -> str:
 
 
 def _console(stderr: bool = False) -> Console:
-    """A rich console; when not a terminal, wide enough that tables never wrap titles."""
-    from rich.console import Console
+    """The command line's console (`console.plain_console`: no markup read from snapshot text)."""
+    from routemax_cli.console import plain_console
 
-    probe = Console(stderr=stderr)
-    return probe if probe.is_terminal else Console(stderr=stderr, width=200)
+    return plain_console(stderr)
 
 
 def _file_of(args: argparse.Namespace) -> Path:
@@ -114,23 +113,26 @@ def _print_run_lines(console: Console, lines: list) -> None:
 
 
 def _print_solve(console: Console, source: str, raw: dict[str, Any], result: SolveResult) -> None:
+    from rich.text import Text
+
     company = (raw.get("company") or {}).get("id", "?")
     title = (raw.get("source") or {}).get("title", "")
     console.print(_routes_table(f"{title} {source}: {company}", result.routes))
     if result.evaluation is not None:
         _print_run_lines(console, result.evaluation.run_lines)
     subsidy = f" + subsidy {result.subsidy}" if result.subsidy else ""
-    line = f"revenue [bold]{result.revenue}[/bold]{subsidy}  status {result.status}  bound {result.bound}"
+    line = Text.assemble("revenue ", (str(result.revenue), "bold"), f"{subsidy}  status {result.status}  bound "
+                         f"{result.bound}")
     recorded = raw.get("recorded")
     if isinstance(recorded, dict):
-        line += f"  (recorded {recorded.get('routes_revenue')})"
+        line.append(f"  (recorded {recorded.get('routes_revenue')})")
     console.print(line)
     d = _run_details(result.extras)
     if "net_revenue" in d:
         console.print(f"routes serviced {d.get('routes_serviced')} ({d.get('objective')})  maintenance "
                       f"{d.get('maintenance')}  QLB bonus {d.get('qlb_bonus')}  net revenue {d.get('net_revenue')}")
     if result.reason:
-        console.print(f"[red]{result.reason}[/red]")
+        console.print(Text(result.reason, style="red"))
     if d.get("foreign_income"):
         console.print("foreign income: " + ", ".join(f"{k} {v}" for k, v in d["foreign_income"].items()))
 
@@ -218,6 +220,8 @@ def _finding_line(f: Any, claims: list) -> str:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
+    from rich.text import Text
+
     from solver.evaluator import evaluate_with_advice
 
     out = _console()
@@ -237,11 +241,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         _print_run_lines(out, ev.run_lines)
         if ev.legal:
             subsidy = f" + subsidy {ev.subsidy}" if ev.subsidy else ""
-            out.print(f"legal: yes   revenue by the rules: [bold]{ev.revenue}[/bold]{subsidy}")
+            out.print(Text.assemble("legal: yes   revenue by the rules: ", (str(ev.revenue), "bold"), subsidy))
         else:
             hard = len(ev.hard_findings)
-            out.print(f"legal: [red]no[/red] ({hard} rule{'s' if hard != 1 else ''} broken)   the stops of these "
-                      f"routes would pay {ev.revenue} if the set were legal; an illegal set earns nothing")
+            out.print(Text.assemble("legal: ", ("no", "red"), f" ({hard} rule{'s' if hard != 1 else ''} broken)   the "
+                                    f"stops of these routes would pay {ev.revenue} if the set were legal; an illegal "
+                                    "set earns nothing"))
         for f in ev.findings:
             out.print(_finding_line(f, claims), markup=False)
     return Exit.NEGATIVE if illegal else Exit.OK
@@ -250,6 +255,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def cmd_mines(args: argparse.Namespace) -> int:
     """1873 mine production from a JSON description of a mining company's mines."""
     from rich.table import Table
+    from rich.text import Text
 
     from solver import rulesets
     from solver.model.errors import BoardError
@@ -274,7 +280,7 @@ def cmd_mines(args: argparse.Namespace) -> int:
         table.add_row(mine_id, str(result.switchers.get(mine_id, 0) or "-"), str(rev))
     out = _console()
     out.print(table)
-    out.print(f"bonus {result.bonus}  total [bold]{result.revenue}[/bold]")
+    out.print(Text.assemble(f"bonus {result.bonus}  total ", (str(result.revenue), "bold")))
     return Exit.OK
 
 
@@ -447,6 +453,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"routemax: {names}: {exc.strerror or type(exc).__name__}", file=sys.stderr)
         return Exit.BAD_INPUT
     except Exception as exc:  # a bug: still one line, with the exit code that says so
+        from solver.model.errors import BoardError
+
+        if isinstance(exc, BoardError):  # input out of spec that a later step found (a hex id no map can place)
+            print(f"routemax: {exc.field}: {exc.message}", file=sys.stderr)
+            return Exit.BAD_INPUT
         print(f"routemax: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return Exit.INTERNAL
     finally:

@@ -128,11 +128,10 @@ def _write_svg(board: Any, best: Any, out: str) -> None:
 
 
 def _console(stderr: bool = False) -> Any:
-    """A rich console; when not a terminal, wide enough that tables never wrap titles."""
-    from rich.console import Console
+    """The command line's console (`console.plain_console`: no markup read from snapshot text)."""
+    from routemax_cli.console import plain_console
 
-    probe = Console(stderr=stderr)
-    return probe if probe.is_terminal else Console(stderr=stderr, width=200)
+    return plain_console(stderr)
 
 
 def _describe(name: dict[str, Any]) -> str:
@@ -148,6 +147,7 @@ def _describe(name: dict[str, Any]) -> str:
 
 def _print_tables(board: Any, source: str, raw: dict[str, Any], result: Any) -> None:
     from rich.table import Table
+    from rich.text import Text
 
     title = (raw.get("source") or {}).get("title", "")
     table = Table(title=f"{title} {source}: {board.company}, what if …")
@@ -157,7 +157,7 @@ def _print_tables(board: Any, source: str, raw: dict[str, Any], result: Any) -> 
     for i, a in enumerate(result.all):
         name = _describe(a.scenario.describe())
         if not a.ok:
-            table.add_row(str(i), name, "-", "-", "[red]INVALID[/red]", "-", f"{a.error_field}: {a.error}")
+            table.add_row(str(i), name, "-", "-", Text("INVALID", style="red"), "-", f"{a.error_field}: {a.error}")
             continue
         routes = "; ".join(f"{r.train}: {'-'.join(n.split('.')[0] for n in r.nodes)} ({r.revenue})"
                            for r in a.routes)

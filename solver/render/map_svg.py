@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from xml.sax.saxutils import escape as xml_escape
 
 import drawsvg as dw
 
@@ -16,6 +17,12 @@ from solver.render.scene import Scene
 from solver.render.track import free_direction, join, node_exits, offset, orient, route_shift
 
 FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
+
+
+def _attr(text: str) -> str:
+    """Text from the board (an id) as an SVG attribute value: drawsvg writes attribute values as given, so
+    `&`, `<`, `>` and `"` are escaped here (an id must not end the attribute or open an element)."""
+    return xml_escape(text, {'"': "&quot;"})
 
 
 def num(v: float) -> str:
@@ -46,7 +53,7 @@ def hex_layer(scene: Scene) -> dw.Group:
     for hid, frame in scene.frames.items():
         hx = scene.board.hexes[hid]
         fill = pal.hex_fill(hx.color) if hid in busy else pal.EMPTY_FILL
-        poly = dw.Path(d=_poly(frame.corners()) + " Z", fill=fill, data_hex=hid)
+        poly = dw.Path(d=_poly(frame.corners()) + " Z", fill=fill, data_hex=_attr(hid))
         tip = " ".join(p for p in (hid, hx.location, f"(tile {hx.tile})" if hx.tile and hx.tile != hid else "") if p)
         poly.append_title(tip)
         g.append(poly)
@@ -61,9 +68,9 @@ def track_layer(scene: Scene) -> dw.Group:
         path = scene.board.paths[pid]
         width = size * (0.07 if path.track == "narrow" else 0.12)
         extra = {"stroke_dasharray": f"{num(size * 0.05)},{num(size * 0.05)}"} if path.ignore else {}
-        g.append(dw.Path(d=_curve_d(curve), stroke_width=num(width), data_path=pid, **extra))
+        g.append(dw.Path(d=_curve_d(curve), stroke_width=num(width), data_path=_attr(pid), **extra))
         if path.track == "dual":
-            g.append(dw.Path(d=_curve_d(curve), stroke="#ffffff", stroke_width=num(width * 0.3), data_path=pid))
+            g.append(dw.Path(d=_curve_d(curve), stroke="#ffffff", stroke_width=num(width * 0.3), data_path=_attr(pid)))
     return g
 
 
@@ -118,7 +125,7 @@ def _city(g: dw.Group, node: Node, pos: Point, look: NodeLook, company: str) -> 
         g.append(shape)
         if mine:
             g.append(dw.Circle(num(x), num(y), num(r * 0.86), fill="none", stroke=pal.COMPANY_RING,
-                               stroke_width=num(r * 0.24), data_company_token=node.id))
+                               stroke_width=num(r * 0.24), data_company_token=_attr(node.id)))
         if token is not None:
             g.append(_text(token.corp[:3], x, y, r * (0.78 if len(token.corp) < 3 else 0.62),
                            fill=pal.TOKEN_TEXT, font_weight="bold"))
@@ -239,7 +246,7 @@ def route_layer(scene: Scene, routes: Sequence[RouteDrawing]) -> tuple[dw.Group,
             style: dict[str, object] = {"stroke": colour, "stroke_width": num(width)}
             if bad:
                 style["stroke_dasharray"] = f"{num(width * 1.6)},{num(width * 1.2)}"
-            g.append(dw.Path(d=_poly(line), data_route=ri, data_leg=li, data_paths=" ".join(leg),
+            g.append(dw.Path(d=_poly(line), data_route=ri, data_leg=li, data_paths=_attr(" ".join(leg)),
                              data_bad="1" if bad else None, **style))
             if bad:
                 _cross(crosses, line[len(line) // 2], size, ri, li)
@@ -253,7 +260,7 @@ def route_layer(scene: Scene, routes: Sequence[RouteDrawing]) -> tuple[dw.Group,
             crowded = len(scene.board.hexes[node.hex].nodes) > 1 if node.hex in scene.board.hexes else False
             r = node_look(node, crowded, size).reach + width * (1.2 + 1.3 * k)
             g.append(dw.Circle(num(pos[0]), num(pos[1]), num(r), stroke=colour, stroke_width=num(width * 0.8),
-                               data_route=ri, data_stop=nid))
+                               data_route=ri, data_stop=_attr(nid)))
     return g, crosses, marks
 
 

@@ -115,6 +115,32 @@ def test_a_side_file_out_of_json_is_bad_input(tmp_path: Path, capsys, command: l
     assert ("not valid JSON" if bad.startswith("9") else "not Unicode text") in line
 
 
+def test_ids_that_look_like_rich_markup_are_printed_as_given(tmp_path: Path, capsys) -> None:
+    """A snapshot's ids and messages are text: `[/]` must not end the program, `[red]` must not colour."""
+    raw = json.loads((REPO / "solver" / "examples" / "1830_bo_offboard_town.json").read_text())
+    raw["company"]["id"] = "B&O[/]"
+    raw["trains"][0]["id"] = "[red]T[/red]"
+    path = _write(tmp_path, "snap.json", json.dumps(raw))
+    for command in (["solve"], ["evaluate"], ["whatif", "--trains", "5"]):
+        code, out, err = _run(capsys, [command[0], str(path), *command[1:]])
+        assert code in (0, 1) and "internal error" not in err, err
+        assert "[red]T[/red]" in out or command[0] != "solve"
+    raw["trains"][0]["distance"] = "[/]bad"  # an error message quoting it, in the audit's list of errors
+    bad = _write(tmp_path, "bad.json", json.dumps(raw))
+    out_file = tmp_path / "audit.jsonl"
+    assert main(["audit", str(bad), "--out", str(out_file), "--workers", "1"]) == 0
+    assert "[/]bad" in capsys.readouterr().out
+
+
+def test_a_hex_no_map_can_place_is_bad_input_when_drawn(tmp_path: Path, capsys) -> None:
+    """A hex id that is no letter-number coordinate solves, but a picture cannot place it: bad input naming it."""
+    text = (REPO / "solver" / "examples" / "1830_bo_offboard_town.json").read_text()
+    path = _write(tmp_path, "snap.json", text.replace('"H16"', '"Hx16"').replace("H16.", "Hx16."))
+    code, _out, err = _run(capsys, ["render", str(path), "--out", str(tmp_path / "x.svg")])
+    assert code == 3
+    assert "hexes[Hx16].id" in _one_error_line(err)
+
+
 def test_an_audit_of_a_file_not_in_utf8_reports_it_and_goes_on(tmp_path: Path, capsys) -> None:
     text = (REPO / "solver" / "examples" / "1830_bo_offboard_town.json").read_text()
     (tmp_path / "a_latin1.json").write_bytes(text.replace('"id": "B&O"', '"id": "B\u00e9O"').encode("latin-1"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
@@ -150,6 +151,26 @@ def test_bad_and_missing_parts_are_marked() -> None:
     assert "train " + first.train + " — " + str(first.revenue) + "  ⚠" in legend
     good = render_svg(board, routes)
     assert "data-bad" not in good and "⚠" not in good
+
+
+EVIL = 'X"><script>alert(1)</script><x a="&'  # an id that would end an attribute and open an element
+
+
+def test_ids_in_attributes_are_escaped() -> None:
+    """Node, path and claimed leg ids are written into attributes (`data-stop`, `data-path`, `data-paths`,
+    `data-company-token`) escaped: the SVG stays well-formed, holds no injected element, and each attribute
+    reads back as the id."""
+    text = example_path("1830").read_text()
+    board = board_from_snapshot(json.loads(text.replace("H16.city0", EVIL.replace('"', '\\"'))))
+    answer = solve(board)
+    assert any(EVIL in r.nodes for r in answer.routes)  # the answer runs through the node
+    routes = from_priced(answer.routes)
+    marked = replace(routes[0], legs=(routes[0].legs[0] + (EVIL + ".p9",),) + routes[0].legs[1:])
+    root = parse(render_svg(board, [marked, *routes[1:]]))
+    assert not [el for el in root.iter() if el.tag.split("}")[-1] in ("script", "x")]
+    assert EVIL in {el.attrib["data-stop"] for el in by_attr(root, "data-stop")}
+    assert EVIL in {el.attrib["data-company-token"] for el in by_attr(root, "data-company-token")}
+    assert any(EVIL + ".p9" in el.attrib["data-paths"] for el in by_attr(root, "data-paths"))
 
 
 def test_shared_track_is_offset() -> None:
