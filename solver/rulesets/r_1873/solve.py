@@ -42,31 +42,49 @@ def solve_run(board: Board, ctx: Harzbahn, opts: SolveOptions) -> SolveResult:
              "enumerate_ms": budget.elapsed_ms()}
     model = Model1873(board, ctx, mining, diesel, objective)
     extras = HarzbahnRun(objective=objective)
-    if model.infeasible_reason:
-        return _no_run(Status.INFEASIBLE, model.infeasible_reason, 0, stats, budget, extras)
+    complete = done_m and done_d
+    # the model's bound holds over the routes listed; over a list cut short, only every stop at its most does
+    upper = model.upper if complete else max(model.upper, every_stop_bound(board, ctx))
+    if model.infeasible_reason:  # a proof only over every route: a list cut short may miss the routes it needs
+        return _no_run(Status.INFEASIBLE, model.infeasible_reason, 0, stats, budget, extras) if complete \
+            else _no_run(Status.UNKNOWN, "", upper, stats, budget, extras)
     status, chosen, bound_obj, rounds = _solve_with_cuts(board, ctx, model, budget.deadline, opts)
     stats["rounds"] = float(rounds)
-    if status == "INFEASIBLE":
+    if status == "INFEASIBLE" and complete:
         return _no_run(Status.INFEASIBLE, "no legal run exists", 0, stats, budget, extras)
     if chosen is None:
-        return _no_run(Status.UNKNOWN, "", model.upper, stats, budget, extras)
+        return _no_run(Status.UNKNOWN, "", upper, stats, budget, extras)
     evaluation = evaluate_run(board, ctx, _claims(ctx, model, chosen))
     model_revenue, _, _ = best_order(board, ctx, _run_routes(model, chosen))
     recheck(board, evaluation, model_revenue, "1873 optimiser")
-    complete = done_m and done_d
     final = Status.OPTIMAL if status == "OPTIMAL" and complete else Status.FEASIBLE
     if final == Status.OPTIMAL:
         bound = evaluation.revenue
     elif complete and bound_obj is not None:  # a RULEBOOK optimum runs at least as many routes as this run
         bound = max(evaluation.revenue, min(model.upper, bound_obj - model.big * len(chosen)))
     else:
-        bound = max(evaluation.revenue, model.upper)
+        bound = max(evaluation.revenue, upper)
     stats["solve_ms"] = budget.elapsed_ms()
     assert isinstance(evaluation.extras, HarzbahnRun)
     run = replace(evaluation.extras, objective=objective,
                   routes_possible=len(chosen) if final == Status.OPTIMAL and objective == Objective.RULEBOOK else None)
     return SolveResult(revenue=evaluation.revenue, status=final, bound=bound, routes=evaluation.routes,
                        stats=stats, evaluation=evaluation, extras=run)
+
+
+def every_stop_bound(board: Board, ctx: Harzbahn) -> int:
+    """Every term of the 1873 model at its most, as if every route were listed (`Model1873`): each hex's best
+    unblocked city once, every factory, every mine at its multiplier times the longest mining train, and the
+    diesels' money twice per hex with an unblocked city. No run earns more: the bound of a list cut short."""
+    city: dict[str, int] = defaultdict(int)
+    for node in board.nodes.values():
+        if node.kind == "city" and not node.blocks:
+            pay = node.revenue if node.tokened_by_company else ctx.stop_revenue
+            city[node.hex] = max(city[node.hex], pay, 0)
+    longest = max((st.distance for st in ctx.mining_trains), default=0)
+    diesels = 2 * max(ctx.diesel_stop_revenue, 0) * len(city) if ctx.diesel_train is not None else 0
+    return (sum(city.values()) + sum(max(v, 0) for v in ctx.factory_revenue.values())
+            + sum(max(mult * longest, 0) for mult in ctx.mine_multiplier.values()) + diesels)
 
 
 def _no_run(status: Status, reason: str, bound: int, stats: dict[str, float], budget: Budget,
