@@ -79,7 +79,6 @@ def positions(path: Path, position: int | None) -> Iterator[Position]:
     if path.is_dir():
         raise CliError(Exit.BAD_INPUT, f"{path}: is a folder, not a snapshot file")
     from solver.input.snapshot import read_positions
-    from solver.model.errors import BoardError
 
     count = 0
     try:
@@ -91,14 +90,8 @@ def positions(path: Path, position: int | None) -> Iterator[Position]:
         raise CliError(Exit.BAD_INPUT, f"{path}: unreadable or truncated after {count} positions ({exc})") from None
     except UnicodeDecodeError:
         raise CliError(Exit.BAD_INPUT, f"{path}: not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise CliError(Exit.BAD_INPUT, f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
-    except BoardError as exc:  # text no output could hold
-        raise CliError(Exit.BAD_INPUT, f"{exc.field}: {exc.message}") from None
-    except ValueError as exc:  # a number Python will not read: an integer of more than 4,300 digits
-        raise CliError(Exit.BAD_INPUT, f"{path}: not valid JSON ({str(exc).split(';')[0]})") from None
-    except RecursionError:
-        raise CliError(Exit.BAD_INPUT, f"{path}: JSON nested too deeply") from None
+    except (ValueError, RecursionError) as exc:
+        raise _refused_json(path, exc) from None
     if position is not None and position >= count:
         raise CliError(Exit.USAGE, f"--position {position}: {path} has {count} position(s), numbered from 0")
 
@@ -116,24 +109,30 @@ def load_json(path: Path, what: str) -> Any:
     """A JSON file; a CliError (bad input) naming the file and the line when it is missing or broken."""
     if not path.exists():
         raise CliError(Exit.BAD_INPUT, f"{path}: no such file")
-    from solver.model.errors import BoardError
-    from solver.model.jsonread import check_unicode
+    from solver.model.jsonread import file_value
 
     try:
-        text = path.read_text(encoding="utf-8")
-        value = json.loads(text)
-        check_unicode(text, value, str(path))
-        return value
-    except json.JSONDecodeError as exc:
-        raise CliError(Exit.BAD_INPUT, f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+        return file_value(path.read_text(encoding="utf-8"), str(path))
     except (OSError, UnicodeDecodeError) as exc:
         raise CliError(Exit.BAD_INPUT, f"{path}: unreadable {what} file ({exc})") from None
-    except RecursionError:
-        raise CliError(Exit.BAD_INPUT, f"{path}: JSON nested too deeply") from None
-    except BoardError as exc:  # text no output could hold
-        raise CliError(Exit.BAD_INPUT, f"{exc.field}: {exc.message}") from None
-    except ValueError as exc:  # a number Python will not read: an integer of more than 4,300 digits
-        raise CliError(Exit.BAD_INPUT, f"{path}: not valid JSON ({str(exc).split(';')[0]})") from None
+    except (ValueError, RecursionError) as exc:
+        raise _refused_json(path, exc) from None
+
+
+def _refused_json(path: Path, exc: ValueError | RecursionError) -> CliError:
+    """The one-line error of a JSON file that the reader refused: a syntax error at its line, text no output
+    could hold (`jsonread.check_unicode`, naming the field), a number Python will not read (more than 4,300
+    digits), or nesting too deep."""
+    from solver.model.errors import BoardError
+    from solver.model.jsonread import refusal
+
+    if isinstance(exc, json.JSONDecodeError):
+        return CliError(Exit.BAD_INPUT, f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})")
+    if isinstance(exc, BoardError):
+        return CliError(Exit.BAD_INPUT, f"{exc.field}: {exc.message}")
+    if isinstance(exc, RecursionError):
+        return CliError(Exit.BAD_INPUT, f"{path}: JSON nested too deeply")
+    return CliError(Exit.BAD_INPUT, f"{path}: not valid JSON ({refusal(exc)})")
 
 
 def routes_file(path: Path) -> list[ClaimedRoute]:

@@ -14,7 +14,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from solver.model.errors import BoardError
-from solver.model.jsonread import check_unicode
+from solver.model.jsonread import check_unicode, refusal
 
 _AT_PATH = re.compile(r"^(?P<reason>.*?)\.? at (?P<path>[\w.\[\]\"']+?)\.*$", re.S)
 _NO_FIELD = re.compile(r'has no field named "(?P<name>[^"]+)" at "(?P<path>[^"]+)"')
@@ -36,9 +36,8 @@ class StrictJsonCodec:
             value = json.loads(bytes(data))
         except UnicodeDecodeError as exc:
             raise ConnectError(Code.INVALID_ARGUMENT, f"request body: not UTF-8 text ({exc.reason})") from None
-        except ValueError as exc:  # (an integer of more than 4,300 digits: the first sentence of Python's text)
-            raise ConnectError(Code.INVALID_ARGUMENT, f"request body: not valid JSON: {str(exc).split(';')[0]}") \
-                from None
+        except ValueError as exc:
+            raise ConnectError(Code.INVALID_ARGUMENT, f"request body: not valid JSON: {refusal(exc)}") from None
         try:  # a lone surrogate (an escape JSON allows) anywhere, a key too: protobuf's reader fails on it
             check_unicode(bytes(data), value, "request body")
         except BoardError as exc:  # "<field path>: not Unicode text ...", as protobuf's errors read

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path as FsPath
@@ -16,8 +15,8 @@ from solver.model.board import NODE_KINDS, Board, DistanceRow, Hex, Node, Path, 
 from solver.model.errors import BoardError
 from solver.model.jsonread import (
     boolean,
-    check_unicode,
     field,
+    file_value,
     integer,
     kind_of,
     label_of,
@@ -532,10 +531,8 @@ def read_positions(path: str | FsPath) -> Iterator[Position]:
     """
     p = FsPath(path)
     if p.suffix == ".json":
-        text = p.read_text(encoding="utf-8")
-        raw = json.loads(text)  # the command line names a JSON error's line
-        check_unicode(text, raw, str(p))
-        yield Position(source=str(p), raw=raw)
+        # the command line names a JSON error's line
+        yield Position(source=str(p), raw=file_value(p.read_text(encoding="utf-8"), str(p)))
         return
     opener = gzip.open if p.suffix == ".gz" else open
     with opener(p, "rt", encoding="utf-8") as fh:

@@ -78,9 +78,23 @@ def loads(text: str | bytes, where: str) -> Any:
     except json.JSONDecodeError as exc:
         raise BoardError(where, f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     except (ValueError, UnicodeDecodeError) as exc:  # e.g. an integer of more than 4,300 digits
-        raise BoardError(where, f"not valid JSON: {str(exc).split(';')[0][:120]}") from None
+        raise BoardError(where, f"not valid JSON: {refusal(exc)[:120]}") from None
     if json_depth(value) > MAX_JSON_DEPTH:
         raise BoardError(where, f"nested too deeply (at most {MAX_JSON_DEPTH} levels)")
+    check_unicode(text, value, where)
+    return value
+
+
+def refusal(exc: ValueError) -> str:
+    """Why Python refused a JSON text, in its first sentence (its text for an integer of more than 4,300 digits
+    runs on with advice on raising the limit)."""
+    return str(exc).split(";")[0]
+
+
+def file_value(text: str, where: str) -> Any:
+    """A JSON file's value by the standard reader (a syntax error names its line: `json.JSONDecodeError`),
+    held to `check_unicode`."""
+    value = json.loads(text)
     check_unicode(text, value, where)
     return value
 

@@ -23,7 +23,7 @@ from solver.modifiers.packing_terms import RunTerms
 from solver.packing.cpsat import is_solution, run_cpsat
 from solver.packing.outcome import Choice, Packing
 from solver.routes.claims import TrainIds, claim_of
-from solver.routes.priced_on_read import PricedOnRead, candidate_masks, candidate_totals
+from solver.routes.priced_on_read import PricedOnRead, candidate_totals
 from solver.routes.pricing import Candidate
 
 
@@ -120,8 +120,10 @@ def greedy(cands: Sequence[Candidate], counts: list[int], groups: list[str], sta
            cancel: CancelToken | None = None) -> list[Choice]:
     """A quick legal packing: best-paying candidates first, restarted from each of the best
     few candidates forced in first; the best of these runs (valued with the run rules). Values and track
-    are read as lists (`candidate_totals`, `candidate_masks`: no candidate made on read is made)."""
-    masks = candidate_masks(cands)
+    are read without making a candidate that is made on read (`candidate_totals`, `PricedOnRead.masks`)."""
+    # a route's track: from the list of one made on read, else from the candidate (most runs stop early, and
+    # building a list of every mask would cost more)
+    mask_of = cands.masks.__getitem__ if isinstance(cands, PricedOnRead) else (lambda r: cands[r].mask)
     order = [(v, r, ci) for r, totals in enumerate(candidate_totals(cands)) for ci, v in totals.items()]
     order.sort(key=itemgetter(0), reverse=True)  # by value alone: ties keep the route order (and sort fast)
     need = sum(counts)
@@ -139,12 +141,12 @@ def greedy(cands: Sequence[Candidate], counts: list[int], groups: list[str], sta
                                              or (cancel is not None and cancel.cancelled)):
                 break
             g = groups[ci]
-            if left[ci] and (r, g) not in used_r and not masks[r] & used_mask[g]:
+            if left[ci] and (r, g) not in used_r and not (mask := mask_of(r)) & used_mask[g]:
                 out.append((r, ci))
                 total += v
                 left[ci] -= 1
                 used_r.add((r, g))
-                used_mask[g] |= masks[r]
+                used_mask[g] |= mask
                 if len(out) == need:
                     break
         if terms is not None:

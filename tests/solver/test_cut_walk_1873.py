@@ -1,6 +1,6 @@
 """1873 under a deadline that cuts the route walk short: the routes listed prove nothing about the ones never
 listed. No "no legal run" (INFEASIBLE) from a partial list, and the bound holds over every route (every stop at
-its most, `solve.every_stop_bound`), on a real railway whose concession route the first routes miss."""
+its most, `model.every_stop_bound`), on a real railway whose concession route the first routes miss."""
 
 from __future__ import annotations
 

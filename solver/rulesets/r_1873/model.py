@@ -234,3 +234,18 @@ class Model1873:
         differs += [v for (r, si), v in self.x.items() if (r, si) not in picked]
         differs += [v for r, v in enumerate(self.y) if (r, -1) not in picked]
         self.model.add(self.revenue_expr <= value + (self.upper + 1) * sum(differs))
+
+
+def every_stop_bound(board: Board, ctx: Harzbahn) -> int:
+    """Every term of the 1873 model at its most, as if every route were listed (`Model1873._revenue`): each hex's best
+    unblocked city once, every factory, every mine at its multiplier times the longest mining train, and the
+    diesels' money twice per hex with an unblocked city. No run earns more: the bound of a list cut short."""
+    city: dict[str, int] = defaultdict(int)
+    for node in board.nodes.values():
+        if node.kind == "city" and not node.blocks:
+            pay = node.revenue if node.tokened_by_company else ctx.stop_revenue
+            city[node.hex] = max(city[node.hex], pay, 0)
+    longest = max((st.distance for st in ctx.mining_trains), default=0)
+    diesels = 2 * max(ctx.diesel_stop_revenue, 0) * len(city) if ctx.diesel_train is not None else 0
+    return (sum(city.values()) + sum(max(v, 0) for v in ctx.factory_revenue.values())
+            + sum(max(mult * longest, 0) for mult in ctx.mine_multiplier.values()) + diesels)

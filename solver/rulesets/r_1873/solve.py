@@ -19,7 +19,7 @@ from solver.routes.claims import claim_of
 from solver.rulesets.r_1873.candidates import leg_graph_1873, route_shapes
 from solver.rulesets.r_1873.evaluator import evaluate_run
 from solver.rulesets.r_1873.extras import HarzbahnRun
-from solver.rulesets.r_1873.model import MAX_ROUNDS, Model1873
+from solver.rulesets.r_1873.model import MAX_ROUNDS, Model1873, every_stop_bound
 from solver.rulesets.r_1873.route_order import best_order
 from solver.rulesets.r_1873.rules import ResolvedRoute, networks
 from solver.rulesets.r_1873.view import Harzbahn
@@ -70,21 +70,6 @@ def solve_run(board: Board, ctx: Harzbahn, opts: SolveOptions) -> SolveResult:
                   routes_possible=len(chosen) if final == Status.OPTIMAL and objective == Objective.RULEBOOK else None)
     return SolveResult(revenue=evaluation.revenue, status=final, bound=bound, routes=evaluation.routes,
                        stats=stats, evaluation=evaluation, extras=run)
-
-
-def every_stop_bound(board: Board, ctx: Harzbahn) -> int:
-    """Every term of the 1873 model at its most, as if every route were listed (`Model1873`): each hex's best
-    unblocked city once, every factory, every mine at its multiplier times the longest mining train, and the
-    diesels' money twice per hex with an unblocked city. No run earns more: the bound of a list cut short."""
-    city: dict[str, int] = defaultdict(int)
-    for node in board.nodes.values():
-        if node.kind == "city" and not node.blocks:
-            pay = node.revenue if node.tokened_by_company else ctx.stop_revenue
-            city[node.hex] = max(city[node.hex], pay, 0)
-    longest = max((st.distance for st in ctx.mining_trains), default=0)
-    diesels = 2 * max(ctx.diesel_stop_revenue, 0) * len(city) if ctx.diesel_train is not None else 0
-    return (sum(city.values()) + sum(max(v, 0) for v in ctx.factory_revenue.values())
-            + sum(max(mult * longest, 0) for mult in ctx.mine_multiplier.values()) + diesels)
 
 
 def _no_run(status: Status, reason: str, bound: int, stats: dict[str, float], budget: Budget,
