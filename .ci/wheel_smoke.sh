@@ -39,7 +39,9 @@ assert not __import__('importlib').util.find_spec('tests'), 'tests/ was installe
 assert not __import__('importlib').util.find_spec('benchmarks'), 'benchmarks/ was installed'"
 step "the compiled kernels are in the wheel" "$VPY" -c "
 from solver.packing.setpack_native import available
-assert available(), 'the packing kernel was not built into the wheel'"
+from solver.routes import walk_native
+assert available(), 'the packing kernel was not built into the wheel'
+assert walk_native.available(), 'the route walk kernel was not built into the wheel'"
 step "routemax --version" "$RM" --version
 grep -q "^routemax [0-9]" "$WORK/step.log" || fail "routemax --version output"
 step "routemax --help" "$RM" --help

@@ -165,6 +165,7 @@ class CandidatePricer:
         # the same per route, ahead and back
         self._route_hexes: dict[tuple[int, int], tuple[Sequence[Leg], tuple[str, ...], tuple[str, ...]]] = {}
         self._miss_tests: dict[tuple[str, str, bool], StopsTest | None] = {}  # `miss_test`
+        self._missed: dict[int, tuple[frozenset[str], bool]] = {id(_any_stops): (frozenset(), False)}  # `missed_by`
         self.awards = [m for m in board.modifiers if isinstance(m, BestRouteBonus)]
 
     def award_only(self, train: Train, nodes: Sequence[str], legs: Sequence[Leg] = ()) -> bool:
@@ -224,10 +225,17 @@ class CandidatePricer:
                 found = None
             elif d.ends_only and pays_every and train.unit in EVERY_STOP_PAYS:
                 found = lambda nodes: nodes[0] not in read and nodes[-1] not in read  # noqa: E731
+                self._missed[id(found)] = (read, True)
             else:
                 found = read.isdisjoint
+                self._missed[id(found)] = (read, False)
             self._miss_tests[key] = found
         return found  # type: ignore[return-value]
+
+    def missed_by(self, test: StopsTest) -> tuple[frozenset[str], bool] | None:
+        """What a test `as_usual` gave reads: the stops a route must miss, and whether at its two ends only
+        (for a caller that runs the test over arrays); None for a test it did not give."""
+        return self._missed.get(id(test))
 
     def as_usual(self, train: Train, pays_every: bool) -> StopsTest | None:
         """The test of a route's stops that `price` gives None for it (priced as usual: no modifier applies to

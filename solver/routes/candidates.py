@@ -28,6 +28,7 @@ from solver.routes.route_bound import (
     reach_bound,
 )
 from solver.routes.walk import RouteShape, WalkRules, enumerate_routes, standard_walk_rules
+from solver.routes.walk_native import WalkedShapes, shape_list
 
 
 @dataclass
@@ -179,13 +180,16 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     else:
         builder, complete, known = _walk(board, graph, classes, cap, walk_deadline, cancel, with_subsidy, lazy)
         if lazy is not None and len(builder.shapes) * len(classes) >= LAZY_FROM:
-            cands, skipped, priced_all = _lazy(builder, _bounded_options(builder, scan), lazy, deadline, cancel, known)
+            options = _bounded_options(builder, scan)
+            builder.shapes = shape_list(builder.shapes, scan)  # most are read from here on
+            cands, skipped, priced_all = _lazy(builder, options, lazy, deadline, cancel, known)
             complete = complete and priced_all
             if stats is not None:
                 stats["never_priced"] = float(skipped)
         elif on_read and complete and len(builder.shapes) >= ON_READ_FROM:
             cands = every_route_on_read(builder, scan)
         else:
+            builder.shapes = shape_list(builder.shapes, scan)
             cands = _every_route(builder, scan)
     cands.extend(builder.locals())
     if stats is not None:
@@ -215,13 +219,14 @@ def _walk(board: Board, graph: LegGraph, classes: Sequence[Train], cap: int, wal
     if lazy is not None and weights and len(weights) == len(classes) and cap > FLOOR_FROM:
         # a short walk ends before a floor pays: walk that far first
         builder.shapes, complete = enumerate_routes(board, graph, classes, FLOOR_FROM, walk_deadline, rules=walk,
-                                                    cancel=cancel)
+                                                    cancel=cancel, arrays=True)
         if complete:
             return builder, complete, 0
         floor = _walk_floor(board, graph, builder, walk or standard_walk_rules(board), lazy.counts, lazy.lower_of,
                             weights, cap, walk_deadline, cancel)
     builder.shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk, cancel=cancel,
-                                                bound=floor[0] if floor else None, floors=floor[1] if floor else ())
+                                                bound=floor[0] if floor else None, floors=floor[1] if floor else (),
+                                                arrays=True)
     return builder, complete, floor[2] if floor else 0
 
 
@@ -412,6 +417,12 @@ class _Best:
 
 def _bounded_options(builder: RouteBuilder, scan: Scan) -> list[tuple[int, int, int]]:
     """Step 2, lazily: every (quick upper bound, shape, class) option, unpriced (`_lazy` prices them)."""
+    shapes = builder.shapes
+    walked = [builder.walked_bounds(ci, shapes) for ci in range(len(builder.classes))] \
+        if isinstance(shapes, WalkedShapes) else None
+    fits = builder.walked_fits(shapes) if walked is not None and None not in walked else None  # type: ignore[arg-type]
+    if fits is not None:  # from the arrays of a compiled walk: no shape made
+        return [(walked[ci][k], k, ci) for k in scan.shapes(len(shapes)) for ci in fits[k]]  # type: ignore[index]
     quick = [builder.quick_bound(ci) for ci in range(len(builder.classes))]
     out = []
     for k in scan.shapes(len(builder.shapes)):

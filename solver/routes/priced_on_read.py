@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import overload
 
 from solver.routes.pricing import Candidate, RouteBuilder, Scan
+from solver.routes.walk_native import WalkedShapes, shape_list
 
 
 class PricedOnRead(Sequence[Candidate]):
@@ -66,6 +67,11 @@ def every_route_on_read(builder: RouteBuilder, scan: Scan) -> PricedOnRead:
     the same order. A shape is priced as usual when every class that may run it pays every stop from its
     table (`RouteBuilder.plain`) and no modifier applies to it (`RouteBuilder.as_usual`); classes paid
     alike per stop share one sum (`RouteBuilder.same_table`). Other shapes are priced at once."""
+    if isinstance(builder.shapes, WalkedShapes):
+        found = _on_read_walked(builder, scan, builder.shapes)
+        if found is not None:
+            return found
+        builder.shapes = shape_list(builder.shapes, scan)  # every one is read
     out = PricedOnRead(builder)
     shapes, keep_zero = builder.shapes, builder.keep_zero
     plans: dict[tuple[int, ...], _Plan | None] = {}  # per set of classes that may run a shape, how to price it
@@ -81,7 +87,8 @@ def every_route_on_read(builder: RouteBuilder, scan: Scan) -> PricedOnRead:
         shape = shapes[k]
         nodes_ = shape[0]
         if plan is not None:
-            tests, tables = plan  # type: ignore[misc]
+            tests, groups = plan  # type: ignore[misc]
+            tables = [(classes, builder.node_rev[g].__getitem__) for classes, g in groups]
             for test in tests:
                 if not test(nodes_):
                     break
@@ -108,13 +115,81 @@ def every_route_on_read(builder: RouteBuilder, scan: Scan) -> PricedOnRead:
     return out
 
 
-_Plan = tuple[list[Callable[[tuple[str, ...]], bool]], list[tuple[tuple[int, ...], Callable[[str], int]]]]
+def _on_read_walked(builder: RouteBuilder, scan: Scan, shapes: WalkedShapes) -> PricedOnRead | None:
+    """`every_route_on_read` over the arrays of a compiled walk: the same candidates in the same order, with
+    what each route's stops pay per table and which modifier tests it fails found in one pass over the
+    arrays (`WalkedShapes.values`). None (`every_route_on_read` goes on) when some class must look at a
+    route's stops to know whether it fits, or a modifier test is not one over the route's stops."""
+    pricer = builder.pricer
+    fits = builder.walked_fits(shapes)
+    if fits is None:
+        return None
+    tables: dict[int, int] = {}  # a table's class in `node_rev` -> its place in the values
+    tests: dict[int, tuple[frozenset[str], bool]] = {}  # a test's id -> what it reads
+    places: dict[int, int] = {}
+    plans: dict[tuple[int, ...], tuple[int, list[tuple[tuple[int, ...], int]]] | None] = {}
+    for fit in set(fits):
+        plan = _plan(builder, fit) if fit else None
+        if plan is None:
+            plans[fit] = None
+            continue
+        bits = 0
+        for test in plan[0]:
+            reads = pricer.missed_by(test) if pricer is not None else None
+            if reads is None:
+                return None
+            if reads[0]:  # a test over no stops passes every route
+                place = places.setdefault(id(test), len(places))
+                tests[id(test)] = reads
+                bits |= 1 << place
+        plans[fit] = bits, [(classes, tables.setdefault(g, len(tables))) for classes, g in plan[1]]
+    if len(tests) > 64:
+        return None
+    number = {nid: i for i, nid in enumerate(shapes.ids)}
+    values, hits = shapes.values([shapes.row(builder.node_rev[g]) for g in tables],
+                                 [([number[n] for n in read], ends) for read, ends in tests.values()])
+    out = PricedOnRead(builder)
+    keep_zero = builder.keep_zero
+    add_shape_of, add_made, add_totals, add_mask = out.shape_of.append, out.made.append, out.totals.append, \
+        out.masks.append
+    mask_of = shapes.mask
+    for k in scan.shapes(len(shapes)):
+        fit = fits[k]
+        if not fit:
+            continue
+        plan = plans[fit]
+        if plan is not None and not hits[k] & plan[0]:  # priced as usual
+            groups = plan[1]
+            if len(groups) == 1:  # every class paid alike: one sum
+                value = values[groups[0][1]][k]
+                totals = dict.fromkeys(fit, value) if value > 0 or keep_zero else {}
+            else:
+                totals = {}
+                for classes, t in groups:
+                    value = values[t][k]
+                    if value > 0 or keep_zero:
+                        totals.update(dict.fromkeys(classes, value))
+                totals = {ci: totals[ci] for ci in fit if ci in totals}  # the classes' order
+            if totals:
+                add_shape_of(k)
+                add_made(None)
+                add_totals(totals)
+                add_mask(mask_of(k))
+            continue
+        for kept in builder.price(k, fit):
+            if kept is not None and kept.revenue:
+                out.add(kept)
+    return out
+
+
+_Plan = tuple[list[Callable[[tuple[str, ...]], bool]], list[tuple[tuple[int, ...], int]]]
 _UNKNOWN = object()
 
 
 def _plan(builder: RouteBuilder, fit: tuple[int, ...]) -> _Plan | None:
     """How a shape these classes may run is priced as usual: the tests that no modifier applies to it (each
-    once), and per table the classes paid from it and what a stop pays there; None when some class is
+    once), and per table the classes paid from it and the table (its class in `RouteBuilder.node_rev`); None
+    when some class is
     not paid every stop from a table, or a modifier must always be asked."""
     if not all(builder.plain[ci] for ci in fit):
         return None
@@ -129,7 +204,7 @@ def _plan(builder: RouteBuilder, fit: tuple[int, ...]) -> _Plan | None:
     groups: dict[int, list[int]] = {}
     for ci in fit:
         groups.setdefault(builder.same_table[ci], []).append(ci)
-    return tests, [(tuple(cs), builder.node_rev[g].__getitem__) for g, cs in groups.items()]
+    return tests, [(tuple(cs), g) for g, cs in groups.items()]
 
 
 def candidate_totals(cands: Sequence[Candidate]) -> Sequence[dict[int, int]]:

@@ -23,6 +23,7 @@ from solver.modifiers.candidate_values import (
 )
 from solver.routes.leg_graph import LegGraph, reversed_legs
 from solver.routes.walk import PourByKind, RouteShape, kind_code
+from solver.routes.walk_native import WalkedShapes
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import (
     route_stop_revenues,
@@ -88,7 +89,7 @@ def _most_paid(train: Train, node: Node) -> int:
 class RouteBuilder:
     """Prices walked route shapes into candidates, per train class (the body of `candidate_routes`)."""
 
-    def __init__(self, board: Board, graph: LegGraph, classes: Sequence[Train], shapes: list[RouteShape],
+    def __init__(self, board: Board, graph: LegGraph, classes: Sequence[Train], shapes: Sequence[RouteShape],
                  pricer: CandidatePricer | None) -> None:
         self.board, self.graph, self.classes, self.shapes, self.pricer = board, graph, classes, shapes, pricer
         # every stop pays (the bonus pricing relies on it): each stop's pay read from a table
@@ -122,7 +123,7 @@ class RouteBuilder:
         self.as_usual = [pricer.as_usual(t, self.plain[ci]) if pricer is not None else None
                          for ci, t in enumerate(classes)]
 
-    def over(self, shapes: list[RouteShape]) -> RouteBuilder:
+    def over(self, shapes: Sequence[RouteShape]) -> RouteBuilder:
         """A builder of the same classes over other shapes, sharing every table read per class or stop."""
         other = copy.copy(self)
         other.shapes = shapes
@@ -140,6 +141,31 @@ class RouteBuilder:
         if found is None:
             found = self._fits[key] = self._fitting(nodes_, crossings, cost, token, code)
         return found
+
+    def walked_fits(self, shapes: WalkedShapes) -> list[tuple[int, ...]] | None:
+        """`fitting(k)` of every shape of a compiled walk, from its arrays (shapes alike in token, crossings and
+        visit cost share it); None when some class must look at a route's stops or kinds to know."""
+        if self.need_stops or any(p is not None for p in self.pours):
+            return None
+        fit_of: dict[tuple[bool, int, int], tuple[int, ...]] = {}
+        fits = []
+        for token, crossings, cost in shapes.fit_keys():
+            key = (token, crossings, cost)
+            fit = fit_of.get(key)
+            if fit is None:  # no class looks at the stops or their kinds
+                fit = fit_of[key] = self._fitting((), crossings, cost, token, 0)
+            fits.append(fit)
+        return fits
+
+    def walked_bounds(self, ci: int, shapes: WalkedShapes) -> list[int] | None:
+        """`quick_bound(ci)` of every shape of a compiled walk, from its arrays; None unless class ci pays every
+        stop from its table."""
+        if not self.plain[ci]:
+            return None
+        lengths = shapes.lengths()
+        caps = [self.bonus_cap(ci, n) for n in range(max(lengths, default=0) + 1)]
+        values = shapes.values([shapes.row(self.node_rev[ci])], [])[0][0]
+        return [v + caps[n] for v, n in zip(values, lengths)]
 
     def _fitting(self, nodes_: tuple[str, ...], crossings: int, cost: int, token: bool, code: int) -> tuple[int, ...]:
         stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []

@@ -124,7 +124,8 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                      deadline: float | None = None, rules: WalkRules | None = None,
                      cancel: CancelToken | None = None, bound: ReachBound | None = None,
                      improve: Callable[[RouteShape, tuple[int, ...]], int] | None = None,
-                     floors: Sequence[tuple[int, int]] = (), avoid: int = 0) -> tuple[list[RouteShape], bool]:
+                     floors: Sequence[tuple[int, int]] = (), avoid: int = 0, arrays: bool = False
+                     ) -> tuple[Sequence[RouteShape], bool]:
     """Every route (one direction only) that passes the shape rules and fits some train's distance,
     and whether the list is complete (False when the cap, the deadline or `cancel` cut it short).
 
@@ -140,8 +141,15 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     handed back in that order. So every route that may earn the best price is kept, and its place is
     known.
     `avoid`: track bits no route may use.
+    Without a branch and bound the compiled walk runs where it applies (`walk_native`): the same routes,
+    given as a list, or with `arrays` as its arrays (`WalkedShapes`, each route made when read).
     """
     rules = rules or standard_walk_rules(board)
+    if improve is None and not avoid and (bound is None or floors):
+        from solver.routes.walk_native import walk_natively  # it builds on this module's shapes and rules
+        walked = walk_natively(board, graph, trains, cap, deadline, rules, cancel, bound, floors)
+        if walked is not None:  # the same routes in the same order, as arrays
+            return (walked[0] if arrays else walked[0].made_all()), walked[1]
     nodes = board.nodes
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}

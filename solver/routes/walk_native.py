@@ -1,0 +1,362 @@
+"""`walk.enumerate_routes` without a bound, run by the compiled walk (`solver/native/routewalk.c`): the same
+routes in the same order, kept as arrays (`WalkedShapes`) and made `RouteShape`s only when read; the stop
+pay of every route summed per table in one pass (`WalkedShapes.values`). The Python walk is the reference
+(the tests run both and compare them) and runs wherever the kernel does not apply: a bound, a branch and
+bound, list trains, classed trains, more than 64 node groups, or no built kernel."""
+
+from __future__ import annotations
+
+import ctypes
+import time
+import weakref
+from collections.abc import Iterator, Sequence
+from typing import Protocol, overload
+
+import numpy as np
+
+from solver.model.board import NODE_KINDS, Board, Node, Train
+from solver.model.cancel import CancelToken
+from solver.model.legs import Leg
+from solver.native import library
+from solver.routes.leg_graph import LegGraph
+from solver.routes.route_bound import ReachBound
+from solver.routes.walk import CHECK_EVERY, KIND_BITS, RouteShape, WalkRules
+
+NODE_KINDS_LAYOUT = (20, 6)  # the route's kind code routewalk.c writes: 20 bits a kind, six kinds
+# the routes the Python walk keeps per second, at most (about 250,000 on long 1870 walks; 140,000 on a dense
+# board): under a deadline the kernel keeps no more, since the pricing and the packing after a walk cut short
+# take every route it kept, at a few microseconds each
+PYTHON_ROUTES_PER_SECOND = 250_000
+ABI = 2  # the version of `rm_walk`'s arguments this module passes (`rm_routewalk_abi`)
+_P = ctypes.c_void_p
+_I32, _I64 = ctypes.c_int32, ctypes.c_int64
+
+
+class _Out(ctypes.Structure):
+    """`WalkOut` of routewalk.c."""
+
+    _fields_ = [("nroutes", _I64), ("nentries", _I64), ("cap_routes", _I64), ("cap_entries", _I64),
+                ("off", _P), ("nodes", _P), ("steps", _P), ("masks", _P), ("cross", _P), ("cost", _P),
+                ("token", _P), ("codes", _P), ("stopped", _I32), ("failed", _I32)]
+
+
+def _kernel() -> ctypes.CDLL | None:
+    lib = library("routewalk")
+    if lib is None:
+        return None
+    try:  # a build of another version (a stale in-tree build) is not used
+        version, walk, free, values = lib.rm_routewalk_abi, lib.rm_walk, lib.rm_walk_free, lib.rm_route_values
+    except AttributeError:
+        return None
+    version.restype = _I32
+    if version() != ABI:
+        return None
+    if walk.argtypes is None:
+        walk.restype = ctypes.c_int
+        walk.argtypes = [_I32, _I32, _I32, _I32, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I32, _P, _P,
+                         _I32, _I32, _I32, _I32, _I64, ctypes.c_double, _I64, _P, _I32, _I32, _P, _P, _P, _P, _P,
+                         _P, _P, ctypes.POINTER(_Out)]
+        free.restype = None
+        free.argtypes = [ctypes.POINTER(_Out)]
+        values.restype = None
+        values.argtypes = [_I64, _P, _P, _I32, _I32, _P, _I32, _I32, _P, _P, _P, _P]
+    return lib
+
+
+def available() -> bool:
+    """Whether the compiled walk is built and switched on."""
+    return _kernel() is not None
+
+
+def _ptr(a: np.ndarray) -> int:
+    return a.ctypes.data
+
+
+def _gate(trains: Sequence[Train]) -> tuple[bool, int] | None:
+    """The walk's distance test in the kernel's terms: (whether every route passes it, the longest visit
+    cost that passes otherwise), or None where the kernel does not apply (list and classed trains)."""
+    sure = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
+    if trains and all(t.unit == "stops_by_type" and not t.klass for t in trains):
+        return None  # the cached pour per kind code
+    if any(t.unit in ("none", "express") for t in trains):
+        return True, sure
+    if all(t.unit == "stops" and not t.klass for t in trains):
+        return False, sure
+    return None
+
+
+def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: int, deadline: float | None,
+                  rules: WalkRules, cancel: CancelToken | None, bound: ReachBound | None = None,
+                  floors: Sequence[tuple[int, int]] = ()) -> tuple[WalkedShapes, bool] | None:
+    """`enumerate_routes(board, graph, trains, cap, deadline, rules, cancel, bound, floors)` without a branch
+    and bound, by the kernel: the routes and whether the walk was complete; None where the kernel does not
+    apply (a bound without floors, or one counting a list train's row) or is not built."""
+    lib = _kernel()
+    gate = _gate(trains)
+    if deadline is not None:  # no more routes than the Python walk would keep by then (the steps after it pace so)
+        cap = min(cap, max(1, int((deadline - time.monotonic()) * PYTHON_ROUTES_PER_SECOND)))
+    if lib is None or gate is None or NODE_KINDS_LAYOUT != (KIND_BITS, len(NODE_KINDS)) or \
+            (bound is not None and (not floors or bound.cost is not None or gate[0] or gate[1] > bound.distance)):
+        return None
+    nodes = board.nodes
+    ids = list(nodes)
+    index = {nid: i for i, nid in enumerate(ids)}
+    group_bit: dict[str, int] = {}
+    for n in nodes.values():
+        for g in n.groups:
+            group_bit.setdefault(g, 1 << len(group_bit))
+    if len(group_bit) > 64:
+        return None
+    hex_no: dict[str, int] = {}
+    order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
+    step_legs: list[Leg] = []
+    step_start = [0] * (len(ids) + 1)
+    by_node: dict[int, list[Leg]] = {index[nid]: [leg for leg in legs if leg.b in rules.visitable]
+                                     for nid, legs in graph.legs_from.items()}
+    for i in range(len(ids)):
+        step_legs.extend(by_node.get(i, ()))
+        step_start[i + 1] = len(step_legs)
+    step_masks = [graph.mask(leg) for leg in step_legs]
+    tw = max(1, (max((m.bit_length() for m in step_masks), default=0) + 63) // 64)
+    sw = max(1, (len(ids) + 63) // 64)
+    ends = rules.ends
+    arrays = {
+        "sstart": np.asarray(step_start, dtype=np.int32),
+        "sto": np.asarray([index[leg.b] for leg in step_legs] or [0], dtype=np.int32),
+        "scross": np.asarray([leg.crossings for leg in step_legs] or [0], dtype=np.int32),
+        "smask": np.frombuffer(b"".join(m.to_bytes(tw * 8, "little") for m in step_masks) or bytes(8 * tw),
+                               dtype="<u8"),
+        "sterm": np.asarray([_term_flags(leg) for leg in step_legs] or [0], dtype=np.uint8),
+        "nvisit": np.asarray([n.visit_cost for n in nodes.values()], dtype=np.int32),
+        "nend": np.asarray([order.get(nid, -1) if nid in ends else -1 for nid in ids], dtype=np.int32),
+        "nhex": np.asarray([hex_no.setdefault(n.hex, len(hex_no)) for n in nodes.values()], dtype=np.int32),
+        "nkind": np.asarray([NODE_KINDS.index(n.kind) for n in nodes.values()], dtype=np.int32),
+        "ntok": np.asarray([n.tokened_by_company for n in nodes.values()], dtype=np.uint8),
+        "npass": np.asarray([nid in rules.passable for nid in ids], dtype=np.uint8),
+        "ngroups": np.asarray([sum(group_bit[g] for g in n.groups) for n in nodes.values()], dtype=np.uint64),
+    }
+    starts = [s for s in graph.legs_from if s in rules.starts]
+    floor_arrays = _floor_arrays(bound, floors, step_legs, starts, nodes) if bound is not None else None
+    if bound is not None:
+        if floor_arrays is None:
+            return None
+        starts = floor_arrays.pop("starts")  # type: ignore[assignment]
+    f = floor_arrays or _NO_FLOORS
+    start_at = np.asarray([index[s] for s in starts] or [0], dtype=np.int32)
+    firsts = np.asarray([order[s] for s in starts] or [0], dtype=np.int32)
+    need_token = all(t.requires_token for t in trains)
+    out = _Out()
+    cancelled = ctypes.c_int32(0)  # set by the token, from the thread that cancels; read by the kernel
+    unregister = cancel.on_cancel(lambda: setattr(cancelled, "value", 1)) if cancel is not None else None
+    a = arrays
+    try:
+        failed = lib.rm_walk(len(ids), sw, tw, len(hex_no), *(_ptr(a[name]) for name in _WALK_ARRAYS), len(starts),
+                             _ptr(start_at), _ptr(firsts), int(rules.one_per_hex), int(need_token), int(gate[0]),
+                             gate[1], cap, -1.0 if deadline is None else deadline, CHECK_EVERY,
+                             ctypes.addressof(cancelled), int(bound is not None), bound.distance if bound else 0,
+                             *(_ptr(f[name]) for name in _FLOOR_ARRAYS), ctypes.byref(out))
+    finally:
+        if unregister is not None:
+            unregister()
+    if failed:  # out of memory: the Python walk
+        return None
+    # the shapes read the kernel's arrays where it wrote them (no copy), and free them when they go
+    shapes = WalkedShapes(board, ids, step_legs, tw, sw, out)
+    weakref.finalize(shapes, lib.rm_walk_free, ctypes.byref(out))
+    return shapes, not out.stopped
+
+
+_WALK_ARRAYS = ("sstart", "sto", "scross", "smask", "sterm", "nvisit", "nend", "nhex", "nkind", "ntok", "npass",
+                "ngroups")  # `rm_walk`'s arrays, in its order
+
+
+_FLOOR_ARRAYS = ("sweight", "sahead", "keep_need", "gstart", "gleft", "gneed", "start_values")
+_NO_FLOORS = {name: np.zeros(1, dtype=np.int64) for name in _FLOOR_ARRAYS}
+_INT64_SAFE = 1 << 62  # a bound's values within this add up without overflow in the kernel
+
+
+def _floor_arrays(bound: ReachBound, floors: Sequence[tuple[int, int]], step_legs: list[Leg], starts: list[str],
+                  nodes: dict[str, Node]) -> dict[str, np.ndarray | list[str]] | None:
+    """`enumerate_routes`' floors as the kernel reads them: per step what it adds and what a continuation
+    adds per stops left, per visit cost the least a kept route adds up to and the classes it may grow for,
+    and the starts a route earning a floor may leave from (with what each adds); None for values beyond
+    64-bit integers."""
+    longest, const = bound.distance, bound.const
+    keep_need = [min((f - const for d, f in floors if d >= cost), default=_INT64_SAFE) for cost in range(longest + 1)]
+    grow_needs = [[(d - cost, f - const) for d, f in floors if d > cost] for cost in range(longest + 1)]
+    aheads = [bound.step_ahead(leg)[:longest + 1] for leg in step_legs]
+    kept = [(s, bound.node[s]) for s in starts if any(
+        bound.node[s] + bound.start_ahead(s)[left] >= f for left, f in grow_needs[min(nodes[s].visit_cost, longest)])]
+    weights = [bound.node[leg.b] + bound.leg[id(leg)] for leg in step_legs]
+    numbers = [*keep_need, *(v for needs in grow_needs for _left, v in needs), *weights, *(v for _s, v in kept),
+               *(v for ahead in aheads for v in ahead)]
+    if any(not isinstance(v, int) or abs(v) > _INT64_SAFE for v in numbers) or \
+            any(len(ahead) != longest + 1 for ahead in aheads):
+        return None
+    gstart = [0]
+    for needs in grow_needs:
+        gstart.append(gstart[-1] + len(needs))
+    return {"sweight": np.asarray(weights or [0], dtype=np.int64),
+            "sahead": np.asarray([v for ahead in aheads for v in ahead] or [0], dtype=np.int64),
+            "keep_need": np.asarray(keep_need, dtype=np.int64), "gstart": np.asarray(gstart, dtype=np.int32),
+            "gleft": np.asarray([left for needs in grow_needs for left, _v in needs] or [0], dtype=np.int32),
+            "gneed": np.asarray([v for needs in grow_needs for _left, v in needs] or [0], dtype=np.int64),
+            "start_values": np.asarray([v for _s, v in kept] or [0], dtype=np.int64), "starts": [s for s, _v in kept]}
+
+
+def _term_flags(leg: Leg) -> int:
+    """A leg's terminal paths as routewalk.c's TERM_ flags (`Leg.may_stand`)."""
+    if not leg.has_terminal:
+        return 0
+    return 1 | (2 if leg.terminal_inner else 0) | (4 if len(leg.paths) == 1 and leg.terminal_first else 0) \
+        | (8 if leg.terminal_first else 0) | (16 if leg.terminal_last else 0)
+
+
+_new_shape = tuple.__new__  # RouteShape(...) through its Python __new__ costs twice as much
+
+
+def _objects(items: Sequence[object]) -> np.ndarray:
+    """Python objects as a numpy array of one dimension (to pick many of them by number at once)."""
+    out = np.empty(len(items), dtype=object)
+    for i, item in enumerate(items):
+        out[i] = item
+    return out
+
+
+def _view(address: int | None, count: int, dtype: type) -> np.ndarray:
+    """The `count` values the kernel wrote at `address`, where they are (valid until its arrays are freed)."""
+    if not count or not address:
+        return np.zeros(0, dtype=dtype)
+    ctype = np.ctypeslib.as_ctypes_type(np.dtype(dtype))
+    return np.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(ctype)), shape=(count,))
+
+
+class Expiring(Protocol):
+    """What tells a long making of shapes to stop (`pricing.Scan`)."""
+
+    def expired(self) -> bool: ...
+
+
+def shape_list(shapes: Sequence[RouteShape], scan: Expiring | None = None) -> Sequence[RouteShape]:
+    """The shapes of a walk as a list (a compiled walk's made a block at a time); with `scan`, until its
+    deadline or cancel token cuts it short (`Scan.cut`): then the compiled walk's shapes, the rest made when
+    read."""
+    if not isinstance(shapes, WalkedShapes):
+        return shapes
+    return shapes.made if shapes.make_all(scan) else shapes  # type: ignore[return-value]
+
+
+MAKE_BLOCK = 4096  # routes made at once (`WalkedShapes.make_all`) between looks at the clock and the cancel token
+
+
+class WalkedShapes(Sequence[RouteShape]):
+    """The routes of a compiled walk, in order: arrays, each made a `RouteShape` when first read, or a block
+    at a time (`make_all`: cheaper when most are read)."""
+
+    def __init__(self, board: Board, ids: list[str], step_legs: list[Leg], tw: int, sw: int, out: _Out) -> None:
+        n, entries = int(out.nroutes), int(out.nentries)
+        self.ids, self.tw, self.sw = ids, tw, sw
+        # the kernel's arrays, read where it wrote them (the walk frees them with these shapes)
+        self.off_array = _view(out.off, n + 1, np.int32) if n else np.zeros(1, dtype=np.int32)
+        self.node_array = _view(out.nodes, entries, np.int32)
+        self.step_array = _view(out.steps, entries - n, np.int32)
+        self.masks = memoryview(_view(out.masks, n * tw, np.uint64)).cast("B")
+        self.cross_array, self.cost_array = _view(out.cross, n, np.int32), _view(out.cost, n, np.int32)
+        self.token_array, self.codes = _view(out.token, n, np.uint8), _view(out.codes, 2 * n, np.uint64)
+        self.id_objects, self.leg_objects = _objects(ids), _objects(step_legs)
+        self.made: list[RouteShape | None] = [None] * n
+
+    def fit_keys(self) -> Iterator[tuple[bool, int, int]]:
+        """Per route, its token, crossings and visit cost."""
+        return zip(self.token_array.astype(bool).tolist(), self.cross_array.tolist(), self.cost_array.tolist())
+
+    def __len__(self) -> int:
+        return len(self.made)
+
+    def mask(self, k: int) -> int:
+        """Route k's track bits."""
+        size = 8 * self.tw
+        return int.from_bytes(self.masks[k * size:(k + 1) * size], "little")
+
+    def _make(self, start: int, stop: int) -> None:
+        """Make the shapes of routes start..stop-1 (those not made yet)."""
+        off = self.off_array[start:stop + 1].tolist()
+        base, leg_base = off[0], off[0] - start  # route k's legs start at off[k] - k
+        node_ids = self.id_objects[self.node_array[base:off[-1]]].tolist()
+        legs = self.leg_objects[self.step_array[leg_base:off[-1] - stop]].tolist()
+        codes = self.codes[2 * start:2 * stop].tolist()
+        cross, cost = self.cross_array[start:stop].tolist(), self.cost_array[start:stop].tolist()
+        token = self.token_array[start:stop].astype(bool).tolist()
+        size, data, from_bytes = 8 * self.tw, self.masks, int.from_bytes
+        made = self.made
+        for i, k in enumerate(range(start, stop)):
+            if made[k] is None:
+                a, b = off[i] - base, off[i + 1] - base
+                lo, hi = codes[2 * i], codes[2 * i + 1]
+                made[k] = _new_shape(RouteShape, (
+                    tuple(node_ids[a:b]), tuple(legs[a - i:b - i - 1]),
+                    from_bytes(data[k * size:(k + 1) * size], "little"), cross[i], cost[i], token[i],
+                    lo | hi << 64 if hi else lo))
+
+    def make_all(self, scan: Expiring | None = None) -> bool:
+        """Make every route's shape, a block at a time; with `scan`, until it is cut short. Whether all are
+        made."""
+        n = len(self.made)
+        for start in range(0, n, MAKE_BLOCK):
+            if scan is not None and scan.expired():
+                return False
+            self._make(start, min(n, start + MAKE_BLOCK))
+        return True
+
+    def made_all(self) -> list[RouteShape]:
+        """Every route made a `RouteShape`, in order."""
+        self.make_all()
+        return self.made  # type: ignore[return-value]
+
+    def __iter__(self) -> Iterator[RouteShape]:
+        return iter(self.made_all())
+
+    @overload
+    def __getitem__(self, k: int) -> RouteShape: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[RouteShape]: ...
+
+    def __getitem__(self, k: int | slice) -> RouteShape | list[RouteShape]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        shape = self.made[k]
+        if shape is None:
+            if k < 0:
+                k += len(self.made)
+            self._make(k, k + 1)
+            shape = self.made[k]
+        return shape  # type: ignore[return-value]
+
+    def lengths(self) -> list[int]:
+        """Per route, its number of stops."""
+        return np.diff(self.off_array).tolist()
+
+    def row(self, pay: dict[str, int]) -> list[int]:
+        """What each node pays by its number (`values`' table), from a table by node id (0 where it has none)."""
+        return [pay.get(nid, 0) for nid in self.ids]
+
+    def values(self, tables: Sequence[Sequence[int]], tests: Sequence[tuple[Sequence[int], bool]]
+               ) -> tuple[list[list[int]], list[int]]:
+        """Per route, what its stops pay summed per table (each a value per node number), and per route the
+        tests it fails as bits (a test: node numbers, and whether only a route's ends are looked at)."""
+        lib = _kernel()
+        assert lib is not None and len(tests) <= 64
+        n, nn = len(self), len(self.ids)
+        table_rows = np.asarray(tables, dtype=np.int64).reshape(len(tables), nn) if tables else np.zeros(1, np.int64)
+        sets = np.zeros((max(1, len(tests)), self.sw), dtype=np.uint64)
+        for t, (members, _ends) in enumerate(tests):
+            for i in members:
+                sets[t, i >> 6] |= np.uint64(1 << (i & 63))
+        ends_only = np.asarray([e for _m, e in tests] or [0], dtype=np.uint8)
+        values = np.zeros((max(1, n), max(1, len(tables))), dtype=np.int64)
+        hits = np.zeros(max(1, n), dtype=np.uint64)
+        lib.rm_route_values(n, _ptr(self.off_array), _ptr(self.node_array) if n else 0, nn, len(tables),
+                            _ptr(table_rows), len(tests), self.sw, _ptr(sets), _ptr(ends_only), _ptr(values),
+                            _ptr(hits))
+        return values[:n, :len(tables)].T.tolist(), hits[:n].tolist()

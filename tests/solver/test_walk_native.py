@@ -1,0 +1,152 @@
+"""The compiled route walk (`solver.routes.walk_native`, solver/native/routewalk.c) against the Python walk
+(`walk.enumerate_routes` with the kernel off): the same routes in the same order, cut short alike, and the
+same candidates and answers from the arrays it leaves.
+
+Checked on real boards: the late positions of every title (terminal paths, node groups, one stop per hex,
+tokens required or not), the stress boards whose long walks it serves (1870's three long trains and two
+trains with floors, 1856's two D), and 1873's walk rules (routes of any length, one stop per hex)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+
+from solver.input.snapshot import board_from_snapshot
+from solver.model.board import Board, Train
+from solver.model.cancel import CancelToken
+from solver.model.results import SolveOptions, SolveResult
+from solver.optimiser import solve
+from solver.routes import candidates, walk_native
+from solver.routes.leg_graph import build_leg_graph
+from solver.routes.walk import enumerate_routes, standard_walk_rules
+from solver.routes.walk_native import WalkedShapes
+from solver.rulesets.r_1873.candidates import route_shapes
+from solver.rulesets.r_1873.view import harzbahn
+from tests.support.corpus_files import late_positions
+from tests.support.stress_boards import stress_snapshots
+
+pytestmark = pytest.mark.skipif(not walk_native.available(), reason="the compiled walk is not built here")
+
+LATE = [board_from_snapshot(raw) for _title, raw in late_positions(2)]
+LONG = [board_from_snapshot(stress_snapshots(title)[i]) for title, i in (("1870", 2), ("1856", 3))]
+FLOORED = [board_from_snapshot(stress_snapshots("1870")[i]) for i in (1, 3)]  # two trains: a walk with floors
+
+
+def _python(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(walk_native, "_kernel", lambda: None)
+
+
+def _walks(board: Board, monkeypatch: pytest.MonkeyPatch, trains: list[Train] | None = None, **kwargs) -> tuple:
+    """The board's walk by the kernel and by the Python walk (each: the routes and whether complete)."""
+    graph = build_leg_graph(board)
+    trains = board.trains if trains is None else trains
+    native = enumerate_routes(board, graph, trains, **kwargs)
+    with monkeypatch.context() as mp:
+        _python(mp)
+        python = enumerate_routes(board, graph, trains, **kwargs)
+    return native, python
+
+
+def test_the_routes_are_the_python_walks(monkeypatch: pytest.MonkeyPatch) -> None:
+    routes = groups = terminal = 0
+    for board in LATE + LONG:
+        for rules in (standard_walk_rules(board), standard_walk_rules(board, one_per_hex=True)):
+            (native, complete), (python, python_complete) = _walks(board, monkeypatch, rules=rules)
+            assert isinstance(native, list) and complete == python_complete
+            assert native == python, board.label()
+            routes += len(native)
+            groups += sum(1 for r in native if any(board.nodes[n].groups for n in r.nodes))
+            terminal += sum(1 for r in native if any(leg.has_terminal for leg in r.legs))
+    assert routes > 100_000 and groups > 1_000 and terminal > 100  # every kind of step, on many routes
+
+
+def test_routes_of_any_length_and_express_trains(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Trains no distance limits (an express; 1873's routes of any length, one stop per hex): the gate is off."""
+    board = LATE[-1]
+    express = replace(board.trains[0], name="E", unit="express")
+    (native, complete), (python, python_complete) = _walks(board, monkeypatch, trains=[express],
+                                                           rules=standard_walk_rules(board, one_per_hex=True))
+    assert native == python and complete and python_complete and len(native) > 100
+    shapes = 0
+    for raw in stress_snapshots("1873"):
+        harz = board_from_snapshot(raw)
+        ctx, graph = harzbahn(harz), build_leg_graph(harz)
+        for diesel in (False, True):
+            found = route_shapes(harz, ctx, graph, diesel)
+            with monkeypatch.context() as mp:
+                _python(mp)
+                assert route_shapes(harz, ctx, graph, diesel) == found
+            shapes += len(found[0])
+    assert shapes > 500
+
+
+def test_a_walk_cut_short_stops_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = LONG[1]
+    (native, complete), (python, python_complete) = _walks(board, monkeypatch, cap=1_000)
+    assert not complete and not python_complete and len(native) == 1_000 and native == python
+    token = CancelToken()
+    token.cancel()
+    (cancelled, cancelled_complete), (python, python_complete) = _walks(board, monkeypatch, cancel=token)
+    assert not cancelled_complete and not python_complete and cancelled == python
+    assert len(cancelled) < 5_000
+    # past its deadline: a few routes (the kernel keeps no more than the Python walk would by then)
+    (late, late_complete), (python, python_complete) = _walks(board, monkeypatch, deadline=time.monotonic() - 1)
+    assert not late_complete and not python_complete and late == python[:len(late)] and len(python) < 100
+    # a deadline ahead: the routes the Python walk would keep by then at most (`PYTHON_ROUTES_PER_SECOND`)
+    (paced, paced_complete), _python_walk = _walks(board, monkeypatch, deadline=time.monotonic() + 0.01)
+    assert not paced_complete and 0 < len(paced) <= 0.01 * walk_native.PYTHON_ROUTES_PER_SECOND
+    whole, whole_complete = enumerate_routes(board, build_leg_graph(board), board.trains)
+    assert whole_complete and paced == whole[:len(paced)] and len(whole) > 10 * len(paced)
+
+
+def _recorded(monkeypatch: pytest.MonkeyPatch, boards: list[Board], python: bool) -> dict[str, list]:
+    """Solve the boards (by the kernel or the Python walk), recording the walks with floors (their routes),
+    the lazy build's options and the candidates priced on read (their values, track and shapes)."""
+    seen: dict[str, list] = {"floored": [], "options": [], "on_read": []}
+    walk, options, on_read = candidates.enumerate_routes, candidates._bounded_options, candidates.every_route_on_read
+
+    def walk_spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        found = walk(*args, **kwargs)
+        if kwargs.get("floors"):
+            seen["floored"].append((isinstance(found[0], WalkedShapes), list(found[0]), found[1]))
+        return found
+
+    def options_spy(builder, scan):  # type: ignore[no-untyped-def]
+        seen["options"].append(options(builder, scan))
+        return seen["options"][-1]
+
+    def on_read_spy(builder, scan):  # type: ignore[no-untyped-def]
+        read = on_read(builder, scan)
+        seen["on_read"].append((list(read.totals), list(read.masks), list(read.shape_of)))
+        return read
+
+    with monkeypatch.context() as mp:
+        if python:
+            _python(mp)
+        mp.setattr(candidates, "enumerate_routes", walk_spy)
+        mp.setattr(candidates, "_bounded_options", options_spy)
+        mp.setattr(candidates, "every_route_on_read", on_read_spy)
+        seen["answers"] = [_answer(solve(b, SolveOptions(time_limit_s=60))) for b in boards]
+    return seen
+
+
+def _answer(result: SolveResult) -> tuple:
+    return result.revenue, result.subsidy, result.status, result.bound, \
+        [(r.train, tuple(r.nodes), r.revenue) for r in result.routes]
+
+
+def test_the_solver_reads_the_arrays_as_the_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walks with floors (two trains, `candidates._walk_floor`), the lazy build's options and the
+    candidates priced on read, all read from the kernel's arrays, and the answers: as from the Python walk."""
+    boards = FLOORED + LONG + LATE[::7]
+    native = _recorded(monkeypatch, boards, python=False)
+    python = _recorded(monkeypatch, boards, python=True)
+    assert len(native["floored"]) == len(FLOORED) and all(arrays for arrays, _r, _c in native["floored"])
+    assert not any(arrays for arrays, _r, _c in python["floored"])
+    assert [(r, c) for _a, r, c in native["floored"]] == [(r, c) for _a, r, c in python["floored"]]
+    assert sum(len(r) for _a, r, _c in native["floored"]) > 10_000
+    assert len(native["options"]) >= len(FLOORED) and native["options"] == python["options"]
+    assert len(native["on_read"]) == len(LONG) and native["on_read"] == python["on_read"]
+    assert native["answers"] == python["answers"]
