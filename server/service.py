@@ -35,6 +35,11 @@ from solver.whatif import WhatIfOptions, check_train_offers, run_whatif
 log = logging.getLogger(__name__)
 DEADLINE_SHARE = 0.6  # of the remaining gRPC deadline given to the search
 SPARE_THREADS = 32  # threads beyond the computing ones: health, light calls, calls queued for a slot
+# at most so many calls wait for a slot at once, and so many Audit streams stay open (each holds a thread while
+# it waits for its next position): the rest of the spare threads stay free for health and light calls
+MAX_WAITING = SPARE_THREADS // 2
+MAX_AUDIT_STREAMS = SPARE_THREADS // 4
+WAIT_STEP_S = 0.25  # a call waiting for a slot looks this often whether its client is still there
 
 
 def time_budget(request: object, context: grpc.ServicerContext, default_s: float = ServerConfig.default_time_limit_s,
@@ -70,14 +75,34 @@ class RouteService(pb_grpc.RouteServiceServicer):
         config = config or ServerConfig()
         self.limits = (config.default_time_limit_s, config.max_time_limit_s)
         self.long_calls = threading.BoundedSemaphore(config.workers)
+        self.waiting = threading.BoundedSemaphore(MAX_WAITING)
+        self.audit_streams = threading.BoundedSemaphore(MAX_AUDIT_STREAMS)
+
+    def _wait_for_slot(self, context: grpc.ServicerContext) -> None:
+        """Take a computing slot: RESOURCE_EXHAUSTED when MAX_WAITING calls wait already or none is free
+        before the deadline, CANCELLED when the client leaves meanwhile."""
+        if self.long_calls.acquire(blocking=False):
+            return
+        if not self.waiting.acquire(blocking=False):
+            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the server is busy: too many calls wait for a worker")
+        try:
+            while True:
+                remaining = context.time_remaining()
+                if remaining is not None and remaining <= 0:
+                    context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                  "the server is busy: no worker free before the deadline")
+                if self.long_calls.acquire(timeout=WAIT_STEP_S if remaining is None else min(WAIT_STEP_S, remaining)):
+                    return
+                if not context.is_active():
+                    context.abort(grpc.StatusCode.CANCELLED, "the call ended while it waited for a worker")
+        finally:
+            self.waiting.release()
 
     @contextmanager
     def _long_call(self, context: grpc.ServicerContext) -> Iterator[None]:
         """A computing slot for a long call (health and light calls need none), with the solver's
         errors mapped to status codes."""
-        remaining = context.time_remaining()
-        if not self.long_calls.acquire(timeout=remaining if remaining is not None else None):
-            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the server is busy: no worker free before the deadline")
+        self._wait_for_slot(context)
         try:
             yield
         except EvaluatorDisagreement as exc:
@@ -89,11 +114,12 @@ class RouteService(pb_grpc.RouteServiceServicer):
             self.long_calls.release()
 
     def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
-        budget = time_budget(request, context, *self.limits)
+        time_budget(request, context, *self.limits)  # a bad time limit is refused before the call waits for a slot
         board = self._board(request, context)
+        objective = self._objective(request.objective, context)
         with self._long_call(context):
-            result = solve(board, SolveOptions(time_limit_s=budget, objective=convert.OBJECTIVES.get(request.objective),
-                                               cancel=cancel_token(context)))
+            budget = time_budget(request, context, *self.limits)  # the deadline left once a slot is free
+            result = solve(board, SolveOptions(time_limit_s=budget, objective=objective, cancel=cancel_token(context)))
         response = convert.solve_response(result)
         if request.render_svg:
             from solver.render.pictures import solve_picture  # only when a picture is asked for
@@ -104,16 +130,17 @@ class RouteService(pb_grpc.RouteServiceServicer):
     def WhatIf(self, request: pb.WhatIfRequest, context: grpc.ServicerContext) -> pb.WhatIfResponse:
         """The unchanged board and every scenario in one deadline; a scenario that is not legal is
         answered with its error, a malformed request is INVALID_ARGUMENT."""
-        budget = time_budget(request, context, *self.limits)
+        time_budget(request, context, *self.limits)  # a bad time limit is refused before the call waits for a slot
         board = self._board(request, context)
+        objective = self._objective(request.objective, context)
         try:
             scenarios = convert_whatif.scenarios_from_proto(request.scenarios)
             check_train_offers(list(request.trains))
         except BoardError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-        opts = WhatIfOptions(time_limit_s=budget, objective=convert.OBJECTIVES.get(request.objective),
-                             cancel=cancel_token(context))
         with self._long_call(context):
+            opts = WhatIfOptions(time_limit_s=time_budget(request, context, *self.limits), objective=objective,
+                                 cancel=cancel_token(context))  # the deadline left once a slot is free
             result = run_whatif(board, scenarios, opts, tokens=request.tokens, trains=list(request.trains))
         return convert_whatif.whatif_response(result)
 
@@ -155,18 +182,25 @@ class RouteService(pb_grpc.RouteServiceServicer):
     def Audit(self, request_iterator, context: grpc.ServicerContext):
         """One audit line per position, in order; stops when the call is cancelled or out of time. A call reads
         each hex once while it stays unchanged from one position to the next (`HexReuse`: a game in turn)."""
-        token = cancel_token(context)
-        reuse = HexReuse()
-        for req in request_iterator:
-            if not context.is_active():
-                return
-            objective = convert.OBJECTIVES.get(req.objective) or Objective.REVENUE_ONLY
-            budget = time_budget(req, context, *self.limits)
-            with self._long_call(context):
-                line = audit_text(req.source, req.snapshot_json, budget, objective, cancel=token, reuse=reuse)
-            if not context.is_active():
-                return
-            yield convert.audit_line(line)
+        if not self.audit_streams.acquire(blocking=False):
+            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                          f"the server is busy: {MAX_AUDIT_STREAMS} audit streams are open already")
+        try:
+            token = cancel_token(context)
+            reuse = HexReuse()
+            for req in request_iterator:
+                if not context.is_active():
+                    return
+                objective = self._objective(req.objective, context) or Objective.REVENUE_ONLY
+                time_budget(req, context, *self.limits)  # a bad time limit is refused before the call waits
+                with self._long_call(context):
+                    budget = time_budget(req, context, *self.limits)  # the deadline left once a slot is free
+                    line = audit_text(req.source, req.snapshot_json, budget, objective, cancel=token, reuse=reuse)
+                if not context.is_active():
+                    return
+                yield convert.audit_line(line)
+        finally:
+            self.audit_streams.release()
 
     @staticmethod
     def _picture(context: grpc.ServicerContext, draw: Callable[[], str]) -> str:
@@ -176,6 +210,18 @@ class RouteService(pb_grpc.RouteServiceServicer):
         except BoardError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
             raise
+
+    @staticmethod
+    def _objective(value: int, context: grpc.ServicerContext) -> Objective | None:
+        """The objective a request names (unset: None, the ruleset's default); a number the enum does not
+        hold is INVALID_ARGUMENT."""
+        if value == pb.OBJECTIVE_UNSPECIFIED:
+            return None
+        found = convert.OBJECTIVES.get(value)
+        if found is None:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"objective: unknown value {value} (OBJECTIVE_UNSPECIFIED, RULEBOOK or REVENUE_ONLY)")
+        return found
 
     @staticmethod
     def _board(request, context: grpc.ServicerContext):

@@ -10,7 +10,7 @@ import heapq
 import math
 import time
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import chain
 from operator import itemgetter
 
@@ -37,17 +37,25 @@ def train_classes(trains: list[Train]) -> tuple[list[Train], list[list[Train]]]:
 
 
 TrackUse = tuple[Hashable, Iterable[int], cp_model.IntVar]  # (track group, track bits, route literal)
+BUILD_CHECK_EVERY = 4096  # options or track bits between looks at the clock while a model is built
 
 
-def forbid_shared_track(model: cp_model.CpModel, uses: Iterable[TrackUse]) -> None:
+def forbid_shared_track(model: cp_model.CpModel, uses: Iterable[TrackUse],
+                        expired: Callable[[], bool] | None = None) -> bool:
     """No track is used twice within a group: for each (group, track bit), at most one of the
-    literals whose route occupies that bit. `uses` gives (group, bits, literal) per route option."""
+    literals whose route occupies that bit. `uses` gives (group, bits, literal) per route option.
+    `expired` is asked every BUILD_CHECK_EVERY options and track bits: False when it cut the constraints
+    short (the model is then incomplete), else True."""
     by_bit: dict[tuple[Hashable, int], list[cp_model.IntVar]] = defaultdict(list)
-    for group, bits, lit in uses:
+    for i, (group, bits, lit) in enumerate(uses):
+        if expired is not None and i % BUILD_CHECK_EVERY == BUILD_CHECK_EVERY - 1 and expired():
+            return False
         for bit in bits:
             by_bit[(group, bit)].append(lit)
     seen: set[tuple[int, ...]] = set()
-    for lits in by_bit.values():
+    for i, lits in enumerate(by_bit.values()):
+        if expired is not None and i % BUILD_CHECK_EVERY == BUILD_CHECK_EVERY - 1 and expired():
+            return False
         if len(lits) < 2:
             continue
         key = tuple(v.index for v in lits)
@@ -55,6 +63,7 @@ def forbid_shared_track(model: cp_model.CpModel, uses: Iterable[TrackUse]) -> No
             continue
         seen.add(key)
         model.add_at_most_one(lits)
+    return True
 
 
 def stop_bound(board: Board, train: Train) -> int:
@@ -82,12 +91,16 @@ def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline
     """Solve the packing (with the modifiers' run terms, when given), until `deadline` or `stop`
     (default: the options' cancel token). UNKNOWN (no solution in time) keeps the hint as `chosen`."""
     stop = stop if stop is not None else opts.cancel
+
+    def expired() -> bool:
+        return time.monotonic() > deadline or (stop is not None and stop.cancelled)
+
     model = cp_model.CpModel()
     xs: dict[Choice, cp_model.IntVar] = {}
     by_class: dict[int, list[cp_model.IntVar]] = defaultdict(list)
     weights: list[int] = []
     for r, cand in enumerate(cands):
-        if r % 512 == 511 and (time.monotonic() > deadline or (stop is not None and stop.cancelled)):
+        if r % 512 == 511 and expired():
             return Packing(Status.UNKNOWN, hint, None, {"variables": float(len(xs)), "build_cut": 1.0})
         for ci, stops in cand.revenue.items():
             x = model.new_bool_var(f"x{r}_{ci}")
@@ -100,7 +113,8 @@ def pack(cands: list[Candidate], counts: list[int], opts: SolveOptions, deadline
                 model.add_at_most_one(same)
     for ci, vs in by_class.items():
         model.add(sum(vs) <= counts[ci])
-    forbid_shared_track(model, ((groups[ci], cands[r].bits, x) for (r, ci), x in xs.items()))
+    if not forbid_shared_track(model, ((groups[ci], cands[r].bits, x) for (r, ci), x in xs.items()), expired):
+        return Packing(Status.UNKNOWN, hint, None, {"variables": float(len(xs)), "build_cut": 1.0})
     extra = terms.add_to_model(model, xs, cands) if terms is not None else []  # modifiers' run rules
     model.maximize(cp_model.LinearExpr.weighted_sum(list(xs.values()) + [v for _, v in extra],
                                                     weights + [c for c, _ in extra]))

@@ -23,6 +23,7 @@ from solver.packing.budget import Budget
 from solver.packing.once_pack import once_packing, once_search_fits
 from solver.packing.outcome import Choice, Packing
 from solver.packing.pack import (
+    BUILD_CHECK_EVERY,
     claims_of_choice,
     conflict_free_bound,
     greedy,
@@ -206,7 +207,10 @@ def search_phase(run: _Run) -> Packing:
     def run_pack(stop: CancelToken | None = None, workers: int | None = None) -> Packing:
         if no_time:
             return Packing(Status.UNKNOWN, run.lower_pack, None, {})
-        for c in cands:  # the track bits of the CP-SAT constraints (none for routes that may share track)
+        for i, c in enumerate(cands):  # the track bits of the CP-SAT constraints (none for routes that may share track)
+            if i % BUILD_CHECK_EVERY == BUILD_CHECK_EVERY - 1 and (time.monotonic() > budget.search_end or (
+                    run.opts.cancel is not None and run.opts.cancel.cancelled)):
+                return Packing(Status.UNKNOWN, run.lower_pack, None, {"build_cut": 1.0})
             c.bits = tuple(run.graph.route_bits(c.legs)) if c.mask else ()
         return pack(cands, run.counts, run.opts, budget.search_end, run.lower_pack, run.groups, run.terms, stop,
                     workers)
