@@ -39,6 +39,7 @@ SPARE_THREADS = 32  # threads beyond the computing ones: health, light calls, ca
 # it waits for its next position): the rest of the spare threads stay free for health and light calls
 MAX_WAITING = SPARE_THREADS // 2
 MAX_AUDIT_STREAMS = SPARE_THREADS // 4
+WHATIF_CUTOFF = 0.8  # of a WhatIf call's deadline: a scenario whose turn comes later is not solved
 WAIT_STEP_S = 0.25  # a call waiting for a slot looks this often whether its client is still there
 
 
@@ -139,8 +140,10 @@ class RouteService(pb_grpc.RouteServiceServicer):
         except BoardError as exc:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         with self._long_call(context):
+            remaining = context.time_remaining()  # scenarios not started by WHATIF_CUTOFF of it are not solved
             opts = WhatIfOptions(time_limit_s=time_budget(request, context, *self.limits), objective=objective,
-                                 cancel=cancel_token(context))  # the deadline left once a slot is free
+                                 cancel=cancel_token(context),  # the deadline left once a slot is free
+                                 cutoff_s=None if remaining is None else remaining * WHATIF_CUTOFF)
             result = run_whatif(board, scenarios, opts, tokens=request.tokens, trains=list(request.trains))
         return convert_whatif.whatif_response(result)
 

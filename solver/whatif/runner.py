@@ -42,6 +42,9 @@ class WhatIfOptions:
     cancel: CancelToken | None = None
     share: bool = True
     workers: int = 1  # scenarios solved at once
+    # seconds from the start after which a scenario not started is not solved (the service: within its call's
+    # deadline); None: every scenario is solved, each with at least a sliver of time
+    cutoff_s: float | None = None
 
 
 def check_train_offers(offers: Sequence[str], where: str = "trains") -> None:
@@ -60,6 +63,7 @@ def run_whatif(board: Board, scenarios: Sequence[Scenario], opts: WhatIfOptions 
     check_train_offers(trains)
     deadline = time.monotonic() + opts.time_limit_s
     t0 = time.monotonic()
+    cutoff = None if opts.cutoff_s is None else t0 + opts.cutoff_s
     share = opts.share and board.ruleset == "standard"  # the other rulesets build their own candidates
     graph = build_leg_graph(board)  # validates nothing new: the board is validated already
     with_subsidy = opts.objective != Objective.REVENUE_ONLY
@@ -91,7 +95,7 @@ def run_whatif(board: Board, scenarios: Sequence[Scenario], opts: WhatIfOptions 
                                                                       lambda b: _graph(b, board, graph))))
             except BoardError as exc:
                 boards.append((ADVISOR_INDEX, scenario, exc))
-    answers = _solve_all(boards, deadline, opts, lambda scenario: _work(share, graph, pool, scenario))
+    answers = _solve_all(boards, deadline, cutoff, opts, lambda scenario: _work(share, graph, pool, scenario))
     base_income = _income(base.result)
     for a in answers:
         if a.result is not None:
@@ -101,15 +105,21 @@ def run_whatif(board: Board, scenarios: Sequence[Scenario], opts: WhatIfOptions 
     return WhatIfResult(base=base, scenarios=ranked + [a for a in answers if not a.ok], stats=stats)
 
 
-def _solve_all(boards: list[tuple[int, Scenario, Board | BoardError]], deadline: float, opts: WhatIfOptions,
-               work_of: Callable[[Scenario], SharedWork | None]) -> list[ScenarioResult]:
-    """Every changed board's answer (in order), `opts.workers` at a time within the one deadline."""
+OUT_OF_TIME = "not solved: its turn came too close to the call's deadline"
+
+
+def _solve_all(boards: list[tuple[int, Scenario, Board | BoardError]], deadline: float, cutoff: float | None,
+               opts: WhatIfOptions, work_of: Callable[[Scenario], SharedWork | None]) -> list[ScenarioResult]:
+    """Every changed board's answer (in order), `opts.workers` at a time within the one deadline; one whose
+    turn comes after `cutoff` is not solved (an error naming `time_limit_s`)."""
     todo = [n for n, (_i, _s, changed) in enumerate(boards) if isinstance(changed, Board)]
     started = {n: k for k, n in enumerate(todo)}  # a scenario's place in the queue: its share of the time
 
     def one(n: int) -> ScenarioResult:
         index, scenario, changed = boards[n]
         assert isinstance(changed, Board)
+        if cutoff is not None and time.monotonic() >= cutoff:  # not solved: the call keeps to its deadline
+            return ScenarioResult(scenario, index, error_field="time_limit_s", error=OUT_OF_TIME)
         left = max(1, -(-(len(todo) - started[n]) // max(1, opts.workers)))  # rounds of scenarios still to come
         return _solve(changed, scenario, index, deadline, left, opts, work_of(scenario))
 

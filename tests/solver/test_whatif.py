@@ -15,6 +15,7 @@ from solver.whatif import Scenario, WhatIfOptions, run_whatif
 from solver.whatif.shared import pool_prices_hold
 from solver.whatif.tokens import placements
 from tests.support.boards import BoardBuilder, line
+from tests.support.stress_boards import stress_snapshots
 from tests.support.whatif_boards import snapshot, train_named, with_token, with_trains
 
 LIMIT = 60.0
@@ -193,3 +194,16 @@ def test_a_station_that_opens_a_larger_paying_set_worth_less_is_priced_without_t
     alone = run_whatif(board, [Scenario(label="H0", tokens=(stops[0],))], WhatIfOptions(share=False))
     assert shared.base.result.revenue == alone.base.result.revenue == direct.revenue == 8
     assert [s.delta for s in shared.scenarios] == [s.delta for s in alone.scenarios]
+
+
+def test_scenarios_whose_turn_comes_after_the_cutoff_are_not_solved() -> None:
+    """A call's deadline too short for every scenario (the service's `cutoff_s`): the base is answered, and the
+    scenarios whose turn comes later say so (an error naming `time_limit_s`) instead of running past it."""
+    board = board_from_snapshot(stress_snapshots("1870")[0])
+    short = run_whatif(board, [], WhatIfOptions(time_limit_s=0.02, cutoff_s=0.03), tokens=True, trains=["5", "D"])
+    cut = [a for a in short.scenarios if a.error_field == "time_limit_s"]
+    assert short.base.result is not None and cut and all(a.result is None and a.status == Status.UNKNOWN for a in cut)
+    assert all(a.result is not None or a.error_field == "time_limit_s" for a in short.scenarios)
+    roomy = run_whatif(board, [], WhatIfOptions(time_limit_s=0.02), tokens=True, trains=["5", "D"])
+    assert all(a.result is not None for a in roomy.scenarios)  # without a cutoff every scenario is answered
+    assert len(roomy.scenarios) == len(short.scenarios)
