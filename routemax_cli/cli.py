@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from routemax_cli import inputs
 from routemax_cli.exits import EXIT_CODES_HELP, CliError, Exit
-from routemax_cli.interrupt import Interrupted, run_interruptible
+from routemax_cli.interrupt import Interrupted, run_interruptible, terminate_as_interrupt
 from routemax_cli.render_cmd import add_render_parser, svg_target, write_solve_svg
 from routemax_cli.whatif_cmd import add_whatif_parser
 from server.serve_args import add_serve_arguments
@@ -293,7 +293,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from routemax_cli.audit_summary import print_summary, read_lines, summarise
 
     err = _console(stderr=True)
-    files = expand_paths(args.paths)
+    out = inputs.output_path(args.out, "--out")
+    html = inputs.output_path(args.html, "--html") if args.html else None
+    if html is not None and html.resolve() == out.resolve():
+        raise CliError(Exit.USAGE, "--html: the report would overwrite --out; give it another file")
+    outputs = {p.resolve() for p in (out, html) if p is not None}
+    named = next((p for p in args.paths if Path(p).resolve() in outputs), None)
+    if named is not None:
+        raise CliError(Exit.USAGE, f"{named}: the audit would read what it writes (--out, --html); give another file")
+    files = [f for f in expand_paths(args.paths) if f.resolve() not in outputs]  # an output in an input folder
     missing = [str(f) for f in files if not f.exists()]
     if missing:
         raise CliError(Exit.BAD_INPUT, f"{missing[0]}: no such file or folder")
@@ -301,10 +309,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
         raise CliError(Exit.BAD_INPUT, f"{' '.join(args.paths)}: no snapshot files (.json, .jsonl, .jsonl.gz) found")
     if (args.dask or args.dask_scheduler) and not _has_dask():
         raise CliError(Exit.USAGE, "--dask needs Dask: pip install 'routemax[dask]'")
-    out = inputs.output_path(args.out, "--out")
-    html = inputs.output_path(args.html, "--html") if args.html else None
-    if html is not None and html.resolve() == out.resolve():
-        raise CliError(Exit.USAGE, "--html: the report would overwrite --out; give it another file")
     # an earlier run's lines (a resumed audit) are read after this run: held now, every forked worker would
     # come to copy them
     earlier = out.stat().st_size if out.exists() else 0
@@ -324,7 +328,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             fresh.append(line)
             progress.advance(task)
         try:
-            with make_executor(workers, args.dask, args.dask_scheduler) as executor:
+            with terminate_as_interrupt(), make_executor(workers, args.dask, args.dask_scheduler) as executor:
                 written = run_audit(iter_items(files), out, executor, time_limit_s=args.time_limit,
                                     objective=objective, on_line=took,
                                     maps=bool(args.html))  # maps only for a report that shows them

@@ -4,8 +4,10 @@ thread cancels it (CP-SAT stops at once and the solve returns its best answer so
 from __future__ import annotations
 
 import queue
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from solver.model.cancel import CancelToken
@@ -51,3 +53,21 @@ def run_interruptible(work: Callable[[CancelToken], T]) -> T:
         if interrupted:
             raise Interrupted(value)
         return value  # type: ignore[return-value]
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a service manager, `kill`) handled as Ctrl-C for the block: the same clean stop (workers
+    ended, the resume hint). Only in the main thread, where Python runs signal handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -89,6 +89,8 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     found = list(inputs.positions(path, args.position))
     if len(found) > 1:
         raise CliError(Exit.USAGE, f"--position: {path} holds {len(found)} positions; choose one (0-based)")
+    if not found:
+        raise CliError(Exit.BAD_INPUT, f"{path}: holds no position")
     pos = found[0]
     raw = inputs.snapshot_object(pos)
     board = inputs.board_of(raw, pos.source)

@@ -31,7 +31,7 @@ def run_cpsat(model: cp_model.CpModel, deadline: float, workers: int,
     unregister = cancel.on_cancel(wake.set) if cancel is not None else (lambda: None)
 
     def watch() -> None:
-        wake.wait(max(0.0, deadline - time.monotonic()))
+        wake.wait(min(threading.TIMEOUT_MAX, max(0.0, deadline - time.monotonic())))  # a far deadline waits the most
         while not finished.is_set():  # presolve and model loading may miss one request: repeat it
             solver.stop_search()
             finished.wait(STOP_REPEAT_S)

@@ -6,6 +6,7 @@ Exit codes: 0 ok, 1 negative answer, 2 usage, 3 bad input or output, 4 internal 
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import signal
@@ -30,6 +31,19 @@ def _run(capsys, argv: list[str]) -> tuple[int, str, str]:
     code = main(argv)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+def _in_group(pgid: int) -> list[int]:
+    """The live processes of a process group (read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.getpgid(int(entry.name)) == pgid and "Z" not in (entry / "stat").read_text().split()[2]:
+                    found.append(int(entry.name))
+            except (ProcessLookupError, FileNotFoundError, PermissionError):
+                continue
+    return found
 
 
 def _one_error_line(err: str) -> str:
@@ -384,22 +398,27 @@ def test_help_loads_no_solver_engine() -> None:
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
-def test_ctrl_c_during_an_audit_stops_cleanly_and_the_audit_resumes(tmp_path: Path) -> None:
-    """A real process with two workers: SIGINT mid-audit gives exit 130, one line, no traceback from
-    the parent or the workers; every line written is whole, and the same command resumes. Two titles
-    (346 positions), so that the interrupt comes well before the end."""
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_during_an_audit_stops_cleanly_and_the_audit_resumes(tmp_path: Path, stop: signal.Signals) -> None:
+    """A real process with two workers: SIGINT (Ctrl-C) or SIGTERM (a service manager, `kill`) mid-audit
+    gives exit 130, one line, no traceback from the parent or the workers, and no worker left running;
+    every line written is whole, and the same command resumes. Two titles (346 positions), so that the
+    signal comes well before the end."""
     out = tmp_path / "audit.jsonl"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     cmd = [sys.executable, "-m", "routemax", "audit", str(CORPUS / "1830"), str(CORPUS / "1846"), "--out", str(out),
            "--workers", "2"]
     with _sigint_as_at_a_terminal():
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                                start_new_session=True)  # its own process group: the workers' too
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 5):
         time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(stop)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
+    time.sleep(1.0)
+    assert not _in_group(proc.pid), "workers left running"
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert "resume" in _one_error_line(err)
     lines = out.read_text().splitlines()
@@ -422,3 +441,30 @@ def test_too_long_names_the_route_and_its_length(tmp_path: Path, capsys) -> None
     line = next(ln for ln in out.splitlines() if "TOO_LONG" in ln)
     assert f"route 1 (train {route['train']})" in line
     assert f"counts {len(route['nodes'])} stops, the train 2" in line
+
+
+def test_an_audit_never_reads_what_it_writes(tmp_path: Path) -> None:
+    """The output in the folder audited (the resumed run reads the folder again): it is left out of the input,
+    and naming it as an input is refused (before, each of its lines became an input line: a run without end)."""
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "one.jsonl.gz").write_bytes((CORPUS / "1889" / "962.jsonl.gz").read_bytes())  # 48 positions
+    out = games / "audit.jsonl"
+    cmd = [sys.executable, "-m", "routemax", "audit", str(games), "--out", str(out), "--workers", "1"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for _run_again in range(2):
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 48 and all(str(out) not in line["source"] for line in lines)
+    named = subprocess.run([*cmd[:4], str(out), "--out", str(out)], capture_output=True, text=True, env=env,
+                           timeout=60, check=False)
+    assert named.returncode == 2 and "read what it writes" in _one_error_line(named.stderr)
+
+
+def test_whatif_on_a_file_with_no_position_is_bad_input(tmp_path: Path, capsys) -> None:
+    for name, data in (("empty.jsonl", b""), ("blank.jsonl.gz", gzip.compress(b"\n"))):
+        path = tmp_path / name
+        path.write_bytes(data)
+        code, _out, err = _run(capsys, ["whatif", str(path), "--tokens"])
+        assert code == 3 and "no position" in _one_error_line(err)
