@@ -64,10 +64,12 @@ def serve(config: ServerConfig) -> int:
         _not_serving(health_servicer, min(config.grace_s, NOT_SERVING_WAIT_S))
         log.info("stopping", extra={"fields": {"signal": signal.Signals(signals[0]).name,
                                                "in_flight": in_flight.count, "grace_s": config.grace_s}})
+        in_flight.stopping(config.grace_s)  # the request log's UNAVAILABLE for calls the drain cuts off
         done = [server.stop(config.grace_s)] + ([http.stop(config.grace_s)] if http is not None else [])
         while not all(d.wait(POLL_S) for d in done):
             if len(signals) > 1:
                 log.warning("second signal: stopping at once", extra={"fields": {"in_flight": in_flight.count}})
+                in_flight.stopping(0.0)
                 stopped = [server.stop(None)] + ([http.stop(None)] if http is not None else [])
                 for d in stopped:
                     d.wait()

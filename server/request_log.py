@@ -24,11 +24,24 @@ def note(**fields: Any) -> None:
 
 
 class InFlight:
-    """A thread-safe count of the RPCs being handled."""
+    """A thread-safe count of the RPCs being handled, and when a shutdown cuts off those still running."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._n = 0
+        self._cut_off_at: float | None = None  # time.monotonic() of the shutdown's cut-off
+
+    def stopping(self, grace_s: float) -> None:
+        """The server stops: calls still running in `grace_s` seconds are cut off (their clients get
+        UNAVAILABLE). A later, sooner stop (a second signal) moves the cut-off forward."""
+        at = time.monotonic() + grace_s
+        with self._lock:
+            self._cut_off_at = at if self._cut_off_at is None else min(self._cut_off_at, at)
+
+    def cut_off(self) -> bool:
+        """Whether a shutdown has cut off the calls still running."""
+        with self._lock:
+            return self._cut_off_at is not None and time.monotonic() >= self._cut_off_at
 
     def add(self, delta: int) -> None:
         with self._lock:
@@ -86,7 +99,7 @@ class RequestLogInterceptor(grpc.ServerInterceptor):
                 failed = False
             finally:
                 self.in_flight.add(-1)
-                _emit(level, {"method": method, **counts}, context, failed, t0)
+                _emit(level, {"method": method, **counts}, context, failed, t0, self.in_flight)
 
         return wrapped
 
@@ -94,7 +107,8 @@ class RequestLogInterceptor(grpc.ServerInterceptor):
 def logged_unary(method: str, behaviour: Callable, in_flight: InFlight, level: int = logging.INFO,
                  extra: dict[str, Any] | None = None) -> Callable:
     """`behaviour(request, context)` wrapped to count itself in flight and log one line when it ends (the
-    gRPC interceptor's and the HTTP side's). `context` needs `code()`, `details()` and `is_active()`."""
+    gRPC interceptor's and the HTTP side's). `context` needs `code()`, `details()`, `is_active()` and
+    `time_remaining()`."""
 
     def wrapped(request: Any, context: Any) -> Any:
         t0 = time.perf_counter()
@@ -110,18 +124,24 @@ def logged_unary(method: str, behaviour: Callable, in_flight: InFlight, level: i
             in_flight.add(-1)
             fields: dict[str, Any] = {"method": method, **(extra or {}), **_call.notes}
             _call.notes = None
-            if response is not None and "revenue" in response.DESCRIPTOR.fields_by_name:
-                fields["revenue"] = response.revenue
-            _emit(level, fields, context, failed, t0)
+            _emit(level, fields, context, failed, t0, in_flight, response)
 
     return wrapped
 
 
-def _emit(level: int, fields: dict[str, Any], context: Any, failed: bool, t0: float) -> None:
+def _emit(level: int, fields: dict[str, Any], context: Any, failed: bool, t0: float, in_flight: InFlight,
+          response: Any = None) -> None:
+    """Log the call's line with the status its client saw. A call that is no longer active was cut short
+    even when its handler returned (the search answers its best so far on cancel): the deadline passed
+    (DEADLINE_EXCEEDED), the shutdown cut it off (UNAVAILABLE) or the client went away (CANCELLED)."""
     code = context.code()
+    if code is None and not context.is_active():
+        code = _cut_short(context, in_flight)
     if code is None and failed:
-        code = grpc.StatusCode.UNKNOWN if context.is_active() else grpc.StatusCode.CANCELLED
+        code = grpc.StatusCode.UNKNOWN
     code = code or grpc.StatusCode.OK
+    if code is grpc.StatusCode.OK and response is not None and "revenue" in response.DESCRIPTOR.fields_by_name:
+        fields["revenue"] = response.revenue
     fields["code"] = code.name
     fields["duration_ms"] = round((time.perf_counter() - t0) * 1000, 2)
     if code is not grpc.StatusCode.OK:
@@ -129,3 +149,11 @@ def _emit(level: int, fields: dict[str, Any], context: Any, failed: bool, t0: fl
         if details:
             fields["details"] = details.decode() if isinstance(details, bytes) else str(details)
     log.log(level, "request", extra={"fields": fields})
+
+
+def _cut_short(context: Any, in_flight: InFlight) -> grpc.StatusCode:
+    """Why a call ended before its answer was sent."""
+    remaining = context.time_remaining()
+    if remaining is not None and remaining <= 0:
+        return grpc.StatusCode.DEADLINE_EXCEEDED
+    return grpc.StatusCode.UNAVAILABLE if in_flight.cut_off() else grpc.StatusCode.CANCELLED
