@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
 
 import grpc
@@ -85,6 +86,33 @@ def test_list_rulesets_health_and_reflection(stub, channel) -> None:
     answers = list(refl.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")])))
     services = {s.name for s in answers[0].list_services_response.service}
     assert "routemax.v1.RouteService" in services
+
+
+GARBAGE = b"\xff\xff\xff\xff"  # not a protobuf message: a field tag that never ends
+
+
+@pytest.mark.parametrize("method", ["Solve", "Evaluate", "WhatIf", "ListRulesets", "MineProduction"])
+def test_a_body_that_is_not_protobuf_is_invalid_argument_naming_the_request(
+        channel, method: str, caplog: pytest.LogCaptureFixture) -> None:
+    """grpcio's own answer, INTERNAL with a traceback logged at ERROR, is the README's optimiser disagreement."""
+    call = channel.unary_unary(f"/routemax.v1.RouteService/{method}")  # bytes as they are, both ways
+    with pytest.raises(grpc.RpcError) as err:
+        call(GARBAGE, timeout=10)
+    assert err.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    name = "WhatIfRequest" if method == "WhatIf" else f"{method}Request"
+    assert err.value.details() == f"request: not a routemax.v1.{name} message in protobuf's binary encoding"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.records
+
+
+def test_each_audit_message_is_parsed_as_it_comes(channel) -> None:
+    good = pb.AuditRequest(source="first", snapshot_json=example_path("1830").read_text(), time_limit_s=5)
+    audit = channel.stream_stream("/routemax.v1.RouteService/Audit", response_deserializer=pb.AuditLine.FromString)
+    answers = audit(iter([good.SerializeToString(), GARBAGE, good.SerializeToString()]), timeout=30)
+    assert next(answers).source == "first"
+    with pytest.raises(grpc.RpcError) as err:
+        next(answers)
+    assert err.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.details() == "request: not a routemax.v1.AuditRequest message in protobuf's binary encoding"
 
 
 def _invalid(stub, board: pb.Board) -> str:
