@@ -1,7 +1,8 @@
 """The HTTP side as one ASGI application (starlette): routemax.v1 and the health Check through Connect's
 ASGI application (HTTP JSON, gRPC-Web and Connect from the one proto, at `/<package>.<Service>/<Method>`),
 the example page at `/`, the OpenAPI document at `/openapi.json` and the built-in examples at
-`/examples/<name>`, behind CORS (the configured origins only) and gzip for the page and documents."""
+`/examples/<name>`, behind CORS (the configured origins only) and gzip for the page and documents; every
+error answer in Connect's JSON form (`server.http_errors`)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,11 @@ from starlette.types import ASGIApp
 
 import routemax
 from routemax.v1 import routemax_connect
+from routemax.v1 import routemax_pb2 as pb
 from server.config import ServerConfig
 from server.health import HealthServicer
 from server.http_codec import StrictJsonCodec
+from server.http_errors import JsonErrors
 from server.http_service import HEALTH_SERVICE, HttpCalls, HttpRouteService, health_check
 from server.request_log import InFlight
 from server.service import RouteService
@@ -41,6 +44,8 @@ CORS_REQUEST_HEADERS = ["content-type", "connect-protocol-version", "connect-tim
 CORS_RESPONSE_HEADERS = ["grpc-status", "grpc-message", "grpc-status-details-bin", "content-encoding",
                          "connect-content-encoding"]
 CORS_MAX_AGE_S = 7200
+SERVICES = {service.full_name: [method.name for method in service.methods]  # what the HTTP side serves
+            for service in pb.DESCRIPTOR.services_by_name.values()} | {HEALTH_SERVICE: ["Check"]}
 
 
 class HealthASGIApplication(ConnectASGIApplication):
@@ -75,9 +80,11 @@ def build_app(config: ServerConfig, service: RouteService, health: HealthService
     return Starlette(
         routes=[Mount(routes_app.path, app=routes_app), Mount(health_app.path, app=health_app),
                 Mount("", app=documents)],
-        middleware=[Middleware(CORSMiddleware, allow_origins=list(config.cors_origins), allow_methods=["GET", "POST"],
-                               allow_headers=CORS_REQUEST_HEADERS, expose_headers=CORS_RESPONSE_HEADERS,
-                               max_age=CORS_MAX_AGE_S)])
+        middleware=[
+            Middleware(JsonErrors, services=SERVICES),
+            Middleware(CORSMiddleware, allow_origins=list(config.cors_origins), allow_methods=["GET", "POST"],
+                       allow_headers=CORS_REQUEST_HEADERS, expose_headers=CORS_RESPONSE_HEADERS,
+                       max_age=CORS_MAX_AGE_S)])
 
 
 def _page(_request: Request) -> Response:

@@ -143,6 +143,32 @@ def test_a_wrong_content_type_is_refused_with_the_accepted_ones(web: WebServers)
     assert answer.status == 415 and "application/json" in answer.headers["accept-post"]
 
 
+@pytest.mark.parametrize(("method", "path", "headers", "status", "code", "message"), [
+    ("POST", SOLVE_PATH, {"content-type": "text/plain;charset=UTF-8"}, 415, "unknown",  # fetch's default
+     "content-type 'text/plain;charset=UTF-8' is not accepted: send application/json, application/proto"),
+    ("POST", SOLVE_PATH, {}, 415, "unknown", "no content-type: send application/json, application/proto"),
+    ("GET", SOLVE_PATH, {}, 405, "unknown", f"GET {SOLVE_PATH} is not allowed: call it with POST"),
+    ("POST", "/routemax.v1.RouteService/solve", JSON, 404, "unimplemented",
+     "routemax.v1.RouteService has no method 'solve' here; its methods: Solve, Evaluate, ListRulesets, "),
+    ("POST", "/grpc.health.v1.Health/Watch", JSON, 404, "unimplemented",
+     "grpc.health.v1.Health has no method 'Watch' here; its methods: Check"),
+    ("POST", "/routemax.v2.RouteService/Solve", JSON, 404, "unimplemented",
+     "no service 'routemax.v2.RouteService' here; the services: routemax.v1.RouteService, grpc.health.v1.Health"),
+    ("GET", "/no/such/page", {}, 404, "not_found", "nothing at /no/such/page"),
+    ("POST", "/", JSON, 405, "unknown", "POST / is not allowed: call it with "),  # GET, HEAD in any order
+])
+def test_every_refusal_is_a_json_error_a_page_can_read(web: WebServers, method: str, path: str,
+                                                       headers: dict[str, str], status: int, code: str,
+                                                       message: str) -> None:
+    """connectrpc's own refusals (and starlette's) came with an empty or a text body."""
+    body = json.dumps({"snapshotJson": SMALL}).encode() if method == "POST" else None
+    answer = request(web.http_port, method, path, body, {**headers, "origin": ALLOWED_ORIGIN})
+    assert answer.status == status and answer.headers["content-type"] == "application/json"
+    assert answer.headers["access-control-allow-origin"] == ALLOWED_ORIGIN
+    error = answer.json()
+    assert error["code"] == code and error["message"].startswith(message), error
+
+
 def test_a_deadline_that_expires_is_deadline_exceeded_on_both_sides(web: WebServers,
                                                                     web_stub: pb_grpc.RouteServiceStub) -> None:
     snapshot = json.dumps(dense_board(6).snapshot())
