@@ -23,7 +23,8 @@ from solver.packing.cpsat import run_cpsat
 from solver.packing.outcome import Packing
 from solver.routes.leg_graph import LegGraph
 from solver.routes.pricing import Candidate
-from solver.routes.walk import WalkRules, standard_walk_rules
+from solver.routes.route_shape import WalkRules
+from solver.routes.walk import standard_walk_rules
 from solver.rules.train_rules import stop_revenue
 
 PLAIN_UNITS = ("stops", "hexes", "none")

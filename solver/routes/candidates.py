@@ -27,7 +27,8 @@ from solver.routes.route_bound import (
     plain_bounded,
     reach_bound,
 )
-from solver.routes.walk import RouteShape, WalkRules, enumerate_routes, standard_walk_rules
+from solver.routes.route_shape import RouteShape, WalkRules
+from solver.routes.walk import enumerate_routes, standard_walk_rules
 from solver.routes.walk_native import WalkedShapes, shape_list
 
 

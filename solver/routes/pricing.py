@@ -22,7 +22,8 @@ from solver.modifiers.candidate_values import (
     pays_every_stop,
 )
 from solver.routes.leg_graph import LegGraph, reversed_legs
-from solver.routes.walk import PourByKind, RouteShape, kind_code
+from solver.routes.route_shape import RouteShape
+from solver.routes.walk import PourByKind, kind_code
 from solver.routes.walk_native import WalkedShapes
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import (

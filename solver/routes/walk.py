@@ -8,26 +8,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import NamedTuple
 
 from solver.model.board import NODE_KINDS, Board, Node, Train, route_may_pass
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg
 from solver.routes.leg_graph import LegGraph
 from solver.routes.route_bound import ReachBound, reach_left
+from solver.routes.route_shape import CHECK_EVERY, KIND_BITS, RouteShape, WalkRules
+from solver.routes.walk_native import walk_natively
 from solver.rules.train_rules import pour_fits_costs, within_distance
-
-
-@dataclass(frozen=True)
-class WalkRules:
-    """Which nodes a route walk may use: as stops at all, in the middle, as first and last stop."""
-
-    visitable: frozenset[str]
-    passable: frozenset[str]
-    starts: frozenset[str]
-    ends: frozenset[str]
-    one_per_hex: bool = False
 
 
 def standard_walk_rules(board: Board, one_per_hex: bool = False, forbidden: frozenset[str] = frozenset()) -> WalkRules:
@@ -41,19 +30,6 @@ def standard_walk_rules(board: Board, one_per_hex: bool = False, forbidden: froz
     return WalkRules(visitable=visitable, passable=passable, starts=visitable, ends=visitable, one_per_hex=one_per_hex)
 
 
-class RouteShape(NamedTuple):
-    """A walked route before pricing: a tuple (the walk makes many, and unpacks them in its hot loops)."""
-
-    nodes: tuple[str, ...]
-    legs: tuple[Leg, ...]
-    mask: int  # the track it occupies, as bits
-    crossings: int  # hex crossings
-    cost: int  # visit cost (on a walk with a list train's `ReachBound`: its count of the limiting row's stops)
-    token: bool  # whether a stop has the company's token
-    kinds: int  # the visit cost per node kind (`kind_code`)
-
-
-CHECK_EVERY = 1024  # route-walk steps between looks at the clock and the cancel token
 REACH_LEFT_MAX_STOPS = 40  # a flat walk over more stops does without `reach_left`: its search per step costs more
 
 
@@ -61,7 +37,6 @@ class _Stop(Exception):
     """Raised inside the walk when the cap or the deadline is reached."""
 
 
-KIND_BITS = 20  # a route's visit cost of one kind stays below 2**20 (MAX_NODES x MAX_VISIT_COST)
 KIND_SHIFT = {k: KIND_BITS * i for i, k in enumerate(NODE_KINDS)}  # a route's visit cost per kind, KIND_BITS a kind
 
 
@@ -146,7 +121,6 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     """
     rules = rules or standard_walk_rules(board)
     if improve is None and not avoid and (bound is None or floors):
-        from solver.routes.walk_native import walk_natively  # it builds on this module's shapes and rules
         walked = walk_natively(board, graph, trains, cap, deadline, rules, cancel, bound, floors)
         if walked is not None:  # the same routes in the same order, as arrays
             return (walked[0] if arrays else walked[0].made_all()), walked[1]

@@ -20,7 +20,7 @@ from solver.model.legs import Leg
 from solver.native import library
 from solver.routes.leg_graph import LegGraph
 from solver.routes.route_bound import ReachBound
-from solver.routes.walk import CHECK_EVERY, KIND_BITS, RouteShape, WalkRules
+from solver.routes.route_shape import CHECK_EVERY, KIND_BITS, RouteShape, WalkRules
 
 NODE_KINDS_LAYOUT = (20, 6)  # the route's kind code routewalk.c writes: 20 bits a kind, six kinds
 # the routes the Python walk keeps per second, at most (about 250,000 on long 1870 walks; 140,000 on a dense

@@ -28,7 +28,8 @@ from solver.routes.route_bound import (
     reach_bound,
     reach_left,
 )
-from solver.routes.walk import WalkRules, _takes_most, enumerate_routes, standard_walk_rules
+from solver.routes.route_shape import WalkRules
+from solver.routes.walk import _takes_most, enumerate_routes, standard_walk_rules
 from tests.support.boards import chain_board
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots

@@ -9,7 +9,8 @@ from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg
 from solver.routes.leg_graph import LegGraph, build_leg_graph
-from solver.routes.walk import WalkRules, enumerate_routes
+from solver.routes.route_shape import WalkRules
+from solver.routes.walk import enumerate_routes
 from solver.rulesets.r_1873.rules import route_findings
 from solver.rulesets.r_1873.view import Harzbahn
 
