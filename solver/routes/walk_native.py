@@ -1,8 +1,9 @@
-"""`walk.enumerate_routes` without a bound, run by the compiled walk (`solver/native/routewalk.c`): the same
-routes in the same order, kept as arrays (`WalkedShapes`) and made `RouteShape`s only when read; the stop
-pay of every route summed per table in one pass (`WalkedShapes.values`). The Python walk is the reference
-(the tests run both and compare them) and runs wherever the kernel does not apply: a bound, a branch and
-bound, list trains, classed trains, more than 64 node groups, or no built kernel."""
+"""`walk.enumerate_routes` without a branch and bound (plain, or with the two-train floors), run by the compiled
+walk (`solver/native/routewalk.c`): the same routes in the same order, kept as arrays (`WalkedShapes`) and
+made `RouteShape`s only when read; the stop pay of every route summed per table in one pass
+(`WalkedShapes.values`). The Python walk is the reference (the tests run both and compare them) and runs
+wherever the kernel does not apply: a branch and bound, a bound without floors, list or classed trains, more
+than 64 node groups, or no built kernel."""
 
 from __future__ import annotations
 
