@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import overload
 
+import numpy as np
+
 from solver.routes.pricing import Candidate, RouteBuilder, Scan
 from solver.routes.walk_native import WalkedShapes, shape_list
 
@@ -147,38 +149,62 @@ def _on_read_walked(builder: RouteBuilder, scan: Scan, shapes: WalkedShapes) -> 
         return None
     number = {nid: i for i, nid in enumerate(shapes.ids)}
     values, hits = shapes.values([shapes.row(builder.node_rev[g]) for g in tables],
-                                 [([number[n] for n in read], ends) for read, ends in tests.values()])
+                                 [([number[n] for n in read], ends) for read, ends in tests.values()], arrays=True)
+    # per route: its classes' plan (by number), whether it is priced as usual, and its value from one table
+    plan_of = {fit: i for i, fit in enumerate(plans)}
+    plan_no = np.fromiter((plan_of[f] for f in fits), dtype=np.int64, count=len(fits))
+    plan_list = list(plans.values())
+    planned = np.asarray([p is not None for p in plan_list], dtype=bool)
+    bits = np.asarray([p[0] if p is not None else 0 for p in plan_list], dtype=np.uint64)
+    one_table = np.asarray([p[1][0][1] if p is not None and len(p[1]) == 1 else -1 for p in plan_list], dtype=np.int64)
+    fitted = np.asarray([bool(f) for f in plans], dtype=bool)[plan_no]
+    usual = planned[plan_no] & ((hits & bits[plan_no]) == 0)
+    single = usual & (one_table[plan_no] >= 0)
+    value = values[np.maximum(one_table[plan_no], 0), np.arange(len(fits))] if len(tables) else \
+        np.zeros(len(fits), dtype=np.int64)
+    kept = single & ((value > 0) | builder.keep_zero)
+    others = fitted & ~single  # priced at once, or as usual from several tables
+    shapes.make(np.flatnonzero(fitted & ~usual))  # the shapes priced at once, made together
     out = PricedOnRead(builder)
     keep_zero = builder.keep_zero
     add_shape_of, add_made, add_totals, add_mask = out.shape_of.append, out.made.append, out.totals.append, \
         out.masks.append
-    mask_of = shapes.mask
-    for k in scan.shapes(len(shapes)):
+    usual_at: list[int] = []  # the places of the routes priced as usual (their track read at the end)
+    value_of, is_kept = value.tolist(), kept.tolist()
+    for i, k in enumerate(np.flatnonzero(kept | others).tolist()):
+        if i % 256 == 255 and scan.expired():
+            scan.walked += k
+            break
         fit = fits[k]
-        if not fit:
+        if is_kept[k]:  # priced as usual, every class paid alike: one sum
+            usual_at.append(k)
+            add_shape_of(k)
+            add_made(None)
+            add_totals(dict.fromkeys(fit, value_of[k]))
+            add_mask(0)
             continue
         plan = plans[fit]
-        if plan is not None and not hits[k] & plan[0]:  # priced as usual
-            groups = plan[1]
-            if len(groups) == 1:  # every class paid alike: one sum
-                value = values[groups[0][1]][k]
-                totals = dict.fromkeys(fit, value) if value > 0 or keep_zero else {}
-            else:
-                totals = {}
-                for classes, t in groups:
-                    value = values[t][k]
-                    if value > 0 or keep_zero:
-                        totals.update(dict.fromkeys(classes, value))
-                totals = {ci: totals[ci] for ci in fit if ci in totals}  # the classes' order
+        if plan is not None and usual[k]:  # priced as usual from several tables
+            totals: dict[int, int] = {}
+            for classes, t in plan[1]:
+                paid = int(values[t, k])
+                if paid > 0 or keep_zero:
+                    totals.update(dict.fromkeys(classes, paid))
+            totals = {ci: totals[ci] for ci in fit if ci in totals}  # the classes' order
             if totals:
+                usual_at.append(k)
                 add_shape_of(k)
                 add_made(None)
                 add_totals(totals)
-                add_mask(mask_of(k))
+                add_mask(0)
             continue
-        for kept in builder.price(k, fit):
-            if kept is not None and kept.revenue:
-                out.add(kept)
+        for cand in builder.price(k, fit):
+            if cand is not None and cand.revenue:
+                out.add(cand)
+    else:
+        scan.walked += len(fits)
+    masks = iter(shapes.masks_of(usual_at))
+    out.masks = [next(masks) if k >= 0 else m for k, m in zip(out.shape_of, out.masks)]
     return out
 
 

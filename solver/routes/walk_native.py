@@ -265,6 +265,7 @@ class WalkedShapes(Sequence[RouteShape]):
         self.cross_array, self.cost_array = _view(out.cross, n, np.int32), _view(out.cost, n, np.int32)
         self.token_array, self.codes = _view(out.token, n, np.uint8), _view(out.codes, 2 * n, np.uint64)
         self.id_objects, self.leg_objects = _objects(ids), _objects(step_legs)
+        self._mask_bytes: bytes | None = None  # `masks` copied, when first read
         self.made: list[RouteShape | None] = [None] * n
 
     def fit_keys(self) -> Iterator[tuple[bool, int, int]]:
@@ -276,28 +277,41 @@ class WalkedShapes(Sequence[RouteShape]):
 
     def mask(self, k: int) -> int:
         """Route k's track bits."""
-        size = 8 * self.tw
-        return int.from_bytes(self.masks[k * size:(k + 1) * size], "little")
+        return self.masks_of([k])[0]
+
+    def masks_of(self, ks: Sequence[int]) -> list[int]:
+        """The track bits of these routes."""
+        if self._mask_bytes is None:  # a copy: bytes slice faster than the kernel's memory
+            self._mask_bytes = self.masks.tobytes()
+        size, data, from_bytes = 8 * self.tw, self._mask_bytes, int.from_bytes
+        return [from_bytes(data[k * size:(k + 1) * size], "little") for k in ks]
+
+    def make(self, ks: np.ndarray) -> None:
+        """Make the shapes of these routes (ascending numbers; those made already are made again alike)."""
+        if not len(ks):
+            return
+        starts, stops = self.off_array[ks], self.off_array[ks + 1]
+        lengths = stops - starts
+        # the entries of every route one after another: route i's from starts[i], and its legs from starts[i] - k
+        first = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(int(lengths.sum()))
+        node_ids = self.id_objects[self.node_array[first]].tolist()
+        leg_first = np.repeat(starts - ks - np.cumsum(lengths - 1) + lengths - 1, lengths - 1) + \
+            np.arange(int((lengths - 1).sum()))
+        legs = self.leg_objects[self.step_array[leg_first]].tolist()
+        codes = self.codes.reshape(-1, 2)[ks].tolist()
+        cross, cost = self.cross_array[ks].tolist(), self.cost_array[ks].tolist()
+        token = self.token_array[ks].astype(bool).tolist()
+        made, at, leg_at = self.made, 0, 0
+        for i, (k, n, mask) in enumerate(zip(ks.tolist(), lengths.tolist(), self.masks_of(ks.tolist()))):
+            lo, hi = codes[i]
+            made[k] = _new_shape(RouteShape, (tuple(node_ids[at:at + n]), tuple(legs[leg_at:leg_at + n - 1]), mask,
+                                              cross[i], cost[i], token[i], lo | hi << 64 if hi else lo))
+            at, leg_at = at + n, leg_at + n - 1
 
     def _make(self, start: int, stop: int) -> None:
-        """Make the shapes of routes start..stop-1 (those not made yet)."""
-        off = self.off_array[start:stop + 1].tolist()
-        base, leg_base = off[0], off[0] - start  # route k's legs start at off[k] - k
-        node_ids = self.id_objects[self.node_array[base:off[-1]]].tolist()
-        legs = self.leg_objects[self.step_array[leg_base:off[-1] - stop]].tolist()
-        codes = self.codes[2 * start:2 * stop].tolist()
-        cross, cost = self.cross_array[start:stop].tolist(), self.cost_array[start:stop].tolist()
-        token = self.token_array[start:stop].astype(bool).tolist()
-        size, data, from_bytes = 8 * self.tw, self.masks, int.from_bytes
-        made = self.made
-        for i, k in enumerate(range(start, stop)):
-            if made[k] is None:
-                a, b = off[i] - base, off[i + 1] - base
-                lo, hi = codes[2 * i], codes[2 * i + 1]
-                made[k] = _new_shape(RouteShape, (
-                    tuple(node_ids[a:b]), tuple(legs[a - i:b - i - 1]),
-                    from_bytes(data[k * size:(k + 1) * size], "little"), cross[i], cost[i], token[i],
-                    lo | hi << 64 if hi else lo))
+        """Make the shapes of routes start..stop-1 not made yet."""
+        ks = np.arange(start, stop, dtype=np.int64)
+        self.make(ks[[self.made[k] is None for k in range(start, stop)]])
 
     def make_all(self, scan: Expiring | None = None) -> bool:
         """Make every route's shape, a block at a time; with `scan`, until it is cut short. Whether all are
@@ -342,10 +356,19 @@ class WalkedShapes(Sequence[RouteShape]):
         """What each node pays by its number (`values`' table), from a table by node id (0 where it has none)."""
         return [pay.get(nid, 0) for nid in self.ids]
 
+    @overload
     def values(self, tables: Sequence[Sequence[int]], tests: Sequence[tuple[Sequence[int], bool]]
-               ) -> tuple[list[list[int]], list[int]]:
+               ) -> tuple[list[list[int]], list[int]]: ...
+
+    @overload
+    def values(self, tables: Sequence[Sequence[int]], tests: Sequence[tuple[Sequence[int], bool]], arrays: bool
+               ) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def values(self, tables: Sequence[Sequence[int]], tests: Sequence[tuple[Sequence[int], bool]],
+               arrays: bool = False) -> tuple[list[list[int]], list[int]] | tuple[np.ndarray, np.ndarray]:
         """Per route, what its stops pay summed per table (each a value per node number), and per route the
-        tests it fails as bits (a test: node numbers, and whether only a route's ends are looked at)."""
+        tests it fails as bits (a test: node numbers, and whether only a route's ends are looked at); as lists,
+        or with `arrays` as numpy arrays (values: a row per table)."""
         lib = _kernel()
         assert lib is not None and len(tests) <= 64
         n, nn = len(self), len(self.ids)
@@ -360,4 +383,6 @@ class WalkedShapes(Sequence[RouteShape]):
         lib.rm_route_values(n, _ptr(self.off_array), _ptr(self.node_array) if n else 0, nn, len(tables),
                             _ptr(table_rows), len(tests), self.sw, _ptr(sets), _ptr(ends_only), _ptr(values),
                             _ptr(hits))
+        if arrays:  # per table a row of values per route
+            return np.ascontiguousarray(values[:n, :len(tables)].T), hits[:n]
         return values[:n, :len(tables)].T.tolist(), hits[:n].tolist()
