@@ -14,6 +14,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
 from solver.modifiers.candidate_values import candidate_pricer
@@ -73,6 +75,7 @@ def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: Lazy
     def priced(chosen: list[tuple[int, int, int]]) -> None:
         nonlocal complete
         by_shape: dict[int, list[int]] = defaultdict(list)
+        _make_shapes(builder, [k for _ub, k, _ci in chosen])
         for _ub, k, ci in chosen:
             by_shape[k].append(ci)
         for i, (k, cis) in enumerate(by_shape.items()):
@@ -113,6 +116,7 @@ def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: Lazy
         waiting = defaultdict(list, {ci: some[taken[ci]:] for ci, some in loose.items()})
         # asked its tight bound (only the bonuses it can hit) where its stops alone might not beat the floor,
         # unless the bonuses spread over its stops and legs (a bound above the tight one) cannot beat it either
+        _make_shapes(builder, [o[1] for o in take])  # the shapes these options read, made together
         stops_only = [o[0] - builder.bonus_cap(o[2], len(builder.shapes[o[1]].nodes)) for o in take]
         tight = [paid > floor[o[2]] or (paid + builder.spread_bonus(o[1], o[2]) > floor[o[2]]
                                         and paid + builder.tight_bonus(o[1], o[2]) > floor[o[2]])
@@ -123,10 +127,19 @@ def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: Lazy
             lower = max(lower, lazy.lower_of(list(made.values())))
         chunk *= 4
     must = lazy.must_keep
+    if must is not None:
+        _make_shapes(builder, [o[1] for o in dropped])
     keep = [o[:3] for o in sorted(dropped, key=lambda o: o[3]) if must(
         Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))] if must is not None else []
     priced(keep)
     return [made[key] for key in sorted(made)], len(dropped) - len(keep), complete
+
+
+def _make_shapes(builder: RouteBuilder, ks: list[int]) -> None:
+    """Make these shapes of a compiled walk together (one at a time costs more); nothing for a list."""
+    shapes = builder.shapes
+    if isinstance(shapes, WalkedShapes):
+        shapes.make(np.asarray(sorted({k for k in ks if shapes.made[k] is None}), dtype=np.int64))
 
 
 def _floors(made: dict[tuple[int, int], Candidate], waiting: dict[int, list[tuple[int, int, int, int]]],
@@ -182,7 +195,6 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
         builder, complete, known = _walk(board, graph, classes, cap, walk_deadline, cancel, with_subsidy, lazy)
         if lazy is not None and len(builder.shapes) * len(classes) >= LAZY_FROM:
             options = _bounded_options(builder, scan)
-            builder.shapes = shape_list(builder.shapes, scan)  # most are read from here on
             cands, skipped, priced_all = _lazy(builder, options, lazy, deadline, cancel, known)
             complete = complete and priced_all
             if stats is not None:
