@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from solver.model.board import NODE_KINDS, Board, Node, Train, route_may_pass
 from solver.model.cancel import CancelToken
@@ -31,6 +32,18 @@ def standard_walk_rules(board: Board, one_per_hex: bool = False, forbidden: froz
 
 
 REACH_LEFT_MAX_STOPS = 40  # a flat walk over more stops does without `reach_left`: its search per step costs more
+
+
+@dataclass
+class _Expiry:
+    """Whether a walk's deadline passed or its cancel token was set (`WalkedShapes.make_all` asks)."""
+
+    deadline: float | None
+    cancel: CancelToken | None
+
+    def expired(self) -> bool:
+        return (self.deadline is not None and time.monotonic() > self.deadline) or \
+            (self.cancel is not None and self.cancel.cancelled)
 
 
 class _Stop(Exception):
@@ -123,7 +136,11 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     if improve is None and not avoid and (bound is None or floors):
         walked = walk_natively(board, graph, trains, cap, deadline, rules, cancel, bound, floors)
         if walked is not None:  # the same routes in the same order, as arrays
-            return (walked[0] if arrays else walked[0].made_all()), walked[1]
+            if arrays:
+                return walked
+            shapes, complete = walked  # made a block at a time until the deadline or the cancel: a prefix then
+            whole = shapes.make_all(_Expiry(deadline, cancel))
+            return (shapes.made if whole else [s for s in shapes.made if s is not None]), complete and whole  # type: ignore[return-value]
     nodes = board.nodes
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}

@@ -8,6 +8,9 @@ than 64 node groups, or no built kernel."""
 from __future__ import annotations
 
 import ctypes
+import functools
+import math
+import operator
 import time
 import weakref
 from collections.abc import Iterator, Sequence
@@ -28,6 +31,7 @@ NODE_KINDS_LAYOUT = (20, 6)  # the route's kind code routewalk.c writes: 20 bits
 # board): under a deadline the kernel keeps no more, since the pricing and the packing after a walk cut short
 # take every route it kept, at a few microseconds each
 PYTHON_ROUTES_PER_SECOND = 250_000
+MAX_CAP = 1 << 62  # a larger cap (or an infinite one) is no cap: the kernel counts in 64 bits
 ABI = 2  # the version of `rm_walk`'s arguments this module passes (`rm_routewalk_abi`)
 _P = ctypes.c_void_p
 _I32, _I64 = ctypes.c_int32, ctypes.c_int64
@@ -52,15 +56,15 @@ def _kernel() -> ctypes.CDLL | None:
     version.restype = _I32
     if version() != ABI:
         return None
-    if walk.argtypes is None:
-        walk.restype = ctypes.c_int
-        walk.argtypes = [_I32, _I32, _I32, _I32, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I32, _P, _P,
-                         _I32, _I32, _I32, _I32, _I64, ctypes.c_double, _I64, _P, _I32, _I32, _P, _P, _P, _P, _P,
-                         _P, _P, ctypes.POINTER(_Out)]
+    if walk.argtypes is None:  # `walk`'s types last: a thread that sees them sees the others' too
         free.restype = None
         free.argtypes = [ctypes.POINTER(_Out)]
         values.restype = None
         values.argtypes = [_I64, _P, _P, _I32, _I32, _P, _I32, _I32, _P, _P, _P, _P]
+        walk.restype = ctypes.c_int
+        walk.argtypes = [_I32, _I32, _I32, _I32, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I32, _P, _P,
+                         _I32, _I32, _I32, _I32, _I64, ctypes.c_double, _I64, _P, _I32, _I32, _P, _P, _P, _P, _P,
+                         _P, _P, ctypes.POINTER(_Out)]
     return lib
 
 
@@ -94,11 +98,12 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
     apply (a bound without floors, or one counting a list train's row) or is not built."""
     lib = _kernel()
     gate = _gate(trains)
-    if deadline is not None:  # no more routes than the Python walk would keep by then (the steps after it pace so)
-        cap = min(cap, max(1, int((deadline - time.monotonic()) * PYTHON_ROUTES_PER_SECOND)))
     if lib is None or gate is None or NODE_KINDS_LAYOUT != (KIND_BITS, len(NODE_KINDS)) or \
             (bound is not None and (not floors or bound.cost is not None or gate[0] or gate[1] > bound.distance)):
         return None
+    cap = int(min(cap, MAX_CAP))
+    if deadline is not None and math.isfinite(deadline):  # no more routes than the Python walk would keep by then
+        cap = min(cap, max(1, int((deadline - time.monotonic()) * PYTHON_ROUTES_PER_SECOND)))
     nodes = board.nodes
     ids = list(nodes)
     index = {nid: i for i, nid in enumerate(ids)}
@@ -134,7 +139,8 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
         "nkind": np.asarray([NODE_KINDS.index(n.kind) for n in nodes.values()], dtype=np.int32),
         "ntok": np.asarray([n.tokened_by_company for n in nodes.values()], dtype=np.uint8),
         "npass": np.asarray([nid in rules.passable for nid in ids], dtype=np.uint8),
-        "ngroups": np.asarray([sum(group_bit[g] for g in n.groups) for n in nodes.values()], dtype=np.uint64),
+        "ngroups": np.asarray([functools.reduce(operator.or_, (group_bit[g] for g in n.groups), 0)
+                               for n in nodes.values()], dtype=np.uint64),
     }
     starts = [s for s in graph.legs_from if s in rules.starts]
     floor_arrays = _floor_arrays(bound, floors, step_legs, starts, nodes) if bound is not None else None
@@ -162,7 +168,7 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
     if failed:  # out of memory: the Python walk
         return None
     # the shapes read the kernel's arrays where it wrote them (no copy), and free them when they go
-    shapes = WalkedShapes(board, ids, step_legs, tw, sw, out)
+    shapes = WalkedShapes(lib, board, ids, step_legs, tw, sw, out)
     weakref.finalize(shapes, lib.rm_walk_free, ctypes.byref(out))
     return shapes, not out.stopped
 
@@ -254,9 +260,10 @@ class WalkedShapes(Sequence[RouteShape]):
     """The routes of a compiled walk, in order: arrays, each made a `RouteShape` when first read, or a block
     at a time (`make_all`: cheaper when most are read)."""
 
-    def __init__(self, board: Board, ids: list[str], step_legs: list[Leg], tw: int, sw: int, out: _Out) -> None:
+    def __init__(self, lib: ctypes.CDLL, board: Board, ids: list[str], step_legs: list[Leg], tw: int, sw: int,
+                 out: _Out) -> None:
         n, entries = int(out.nroutes), int(out.nentries)
-        self.ids, self.tw, self.sw = ids, tw, sw
+        self.lib, self.ids, self.tw, self.sw = lib, ids, tw, sw  # the kernel that walked (`values` runs it too)
         # the kernel's arrays, read where it wrote them (the walk frees them with these shapes)
         self.off_array = _view(out.off, n + 1, np.int32) if n else np.zeros(1, dtype=np.int32)
         self.node_array = _view(out.nodes, entries, np.int32)
@@ -369,8 +376,8 @@ class WalkedShapes(Sequence[RouteShape]):
         """Per route, what its stops pay summed per table (each a value per node number), and per route the
         tests it fails as bits (a test: node numbers, and whether only a route's ends are looked at); as lists,
         or with `arrays` as numpy arrays (values: a row per table)."""
-        lib = _kernel()
-        assert lib is not None and len(tests) <= 64
+        lib = self.lib
+        assert len(tests) <= 64
         n, nn = len(self), len(self.ids)
         table_rows = np.asarray(tables, dtype=np.int64).reshape(len(tables), nn) if tables else np.zeros(1, np.int64)
         sets = np.zeros((max(1, len(tests)), self.sw), dtype=np.uint64)

@@ -8,6 +8,7 @@ trains with floors, 1856's two D), and 1873's walk rules (routes of any length, 
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import replace
 
@@ -89,7 +90,8 @@ def test_a_walk_cut_short_stops_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     token = CancelToken()
     token.cancel()
     (cancelled, cancelled_complete), (python, python_complete) = _walks(board, monkeypatch, cancel=token)
-    assert not cancelled_complete and not python_complete and cancelled == python
+    # the kernel stops as the Python walk does; the shapes made from its routes stop at the cancel too
+    assert not cancelled_complete and not python_complete and cancelled == python[:len(cancelled)]
     assert len(cancelled) < 5_000
     # past its deadline: a few routes (the kernel keeps no more than the Python walk would by then)
     (late, late_complete), (python, python_complete) = _walks(board, monkeypatch, deadline=time.monotonic() - 1)
@@ -150,3 +152,32 @@ def test_the_solver_reads_the_arrays_as_the_shapes(monkeypatch: pytest.MonkeyPat
     assert len(native["options"]) >= len(FLOORED) and native["options"] == python["options"]
     assert len(native["on_read"]) == len(LONG) and native["on_read"] == python["on_read"]
     assert native["answers"] == python["answers"]
+
+
+def test_caps_and_deadlines_beyond_64_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cap of 2**63 or more (or an infinite one) is no cap, and an infinite deadline none: as the Python walk."""
+    board = LATE[0]
+    for kwargs in ({"cap": 2**63}, {"cap": 2**64 + 3}, {"cap": math.inf}, {"deadline": math.inf}):
+        (native, complete), (python, python_complete) = _walks(board, monkeypatch, **kwargs)
+        assert complete and python_complete and native == python and native, kwargs
+    result = solve(board, SolveOptions(time_limit_s=math.inf))
+    assert result.status.name == "OPTIMAL"
+
+
+def test_a_cancel_while_the_shapes_are_made_leaves_a_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk's shapes are made a block at a time; a cancel between blocks ends the making: the routes made
+    so far (a prefix of the walk), and the walk is not complete."""
+    board = LONG[1]
+    token = CancelToken()
+    made = walk_native.WalkedShapes.make
+
+    def make_then_cancel(self, ks):  # type: ignore[no-untyped-def]
+        made(self, ks)
+        token.cancel()  # after the first block
+
+    monkeypatch.setattr(walk_native.WalkedShapes, "make", make_then_cancel)
+    cut, complete = enumerate_routes(board, build_leg_graph(board), board.trains, cancel=token)
+    monkeypatch.undo()
+    whole, whole_complete = enumerate_routes(board, build_leg_graph(board), board.trains)
+    assert not complete and whole_complete and cut == whole[:len(cut)]
+    assert len(cut) == walk_native.MAKE_BLOCK < len(whole)
