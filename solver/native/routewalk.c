@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#define ABI 2
+#define ABI 4
 #define KINDS 6 /* `walk.NODE_KINDS`, KIND_BITS = 20 bits a kind (the layout `keep` writes) */
 
 /* a leg's terminal paths (`Leg.may_stand`) */
@@ -34,8 +34,17 @@ typedef struct {
     int32_t *cross, *cost;       /* per route, its hex crossings and visit cost */
     uint8_t *token;              /* per route, whether a stop has the company's token */
     uint64_t *codes;             /* per route, its visit cost per node kind (`walk.kind_code`): two words */
-    int32_t stopped, failed;     /* cut short (cap, deadline, cancel); out of memory */
+    int32_t stopped, failed;
+    int32_t raised;              /* the branch and bound's `improve` raised (the walk stopped there) */     /* cut short (cap, deadline, cancel); out of memory */
 } WalkOut;
+
+/* the branch and bound's pricing of route k (just kept, its nodes and steps given): the best price so far
+ * less the bound's constant, or INT64_MIN to stop the walk (the Python side raised) */
+typedef int64_t (*Improve)(int64_t k, int32_t len, const int32_t *nodes, const int32_t *steps);
+
+#define MODE_PLAIN 0
+#define MODE_FLOORS 1  /* `bound` and `floors` */
+#define MODE_IMPROVE 2 /* `bound` and `improve` */
 
 typedef struct {
     int32_t sw, tw;
@@ -44,6 +53,14 @@ typedef struct {
     const uint8_t *sterm;                  /* per step, its leg's TERM_ flags */
     const int32_t *nvisit, *nend, *nhex;   /* per node: visit cost, order where a route may end (-1: none), hex */
     const int32_t *nkind;                  /* per node, its kind's place in `walk.NODE_KINDS` */
+    const int32_t *ncost;                  /* per node, its visit cost (the kind code's; `nvisit` may be a bound's) */
+    /* the distance test beyond `sure_cost`: crossings within `sure_cross` (hex trains), or a list train whose
+     * rows take the route's visit cost per kind (`pour_fits_costs`): rows lstart[t] to lstart[t + 1], each
+     * with its visits and its kinds as bits */
+    int32_t sure_cross, nlists;
+    const int32_t *lstart, *rvisit;
+    const uint8_t *rkinds;
+    int32_t *per_kind;                     /* per depth: the route's visit cost per kind */
     const uint8_t *ntok, *npass;           /* per node: tokened by the company, a route may pass it */
     const uint64_t *ngroups;               /* per node, its groups as bits */
     int32_t per_hex, need_token, gate_always, sure_cost;
@@ -57,9 +74,14 @@ typedef struct {
     /* with floors (`enumerate_routes`' `bound` and `floors`): per step what it adds and, per stops left
      * (0 to longest), the most a continuation adds; per visit cost the least a kept route adds up to, and
      * the classes a route may grow for (their stops left and floors, from gstart[cost] to gstart[cost + 1]) */
-    int32_t floors, longest;
+    int32_t mode, longest;
     const int64_t *sweight, *sahead, *keep_need, *gneed;
     const int32_t *gstart, *gleft;
+    /* a branch and bound (MODE_IMPROVE, `enumerate_routes`' `improve` in the plain walk order): what a kept
+     * route must add up to (the best price so far less the bound's constant) and whether a route earned it */
+    Improve improve;
+    int64_t need;
+    int32_t have_best;
 } Walk;
 
 static double now(void) {
@@ -133,7 +155,7 @@ static int keep(Walk *w, int32_t len, const uint64_t *mask, int32_t cross, int32
     o->cost[k] = cost;
     o->token[k] = (uint8_t)token;
     uint64_t per_kind[KINDS] = {0}; /* each below 2**KIND_BITS */
-    for (int32_t i = 0; i < len; i++) per_kind[w->nkind[w->path[i]]] += (uint64_t)w->nvisit[w->path[i]];
+    for (int32_t i = 0; i < len; i++) per_kind[w->nkind[w->path[i]]] += (uint64_t)w->ncost[w->path[i]];
     /* kind i at bit KIND_BITS * i of 128: kinds 0 to 2 in the low word, kind 3 across both, 4 and 5 high */
     o->codes[2 * k] = per_kind[0] | per_kind[1] << 20 | per_kind[2] << 40 | per_kind[3] << 60;
     o->codes[2 * k + 1] = per_kind[3] >> 4 | per_kind[4] << 16 | per_kind[5] << 36;
@@ -148,6 +170,45 @@ static int expired(const Walk *w) {
 }
 
 /* `enumerate_routes`' grow: the path holds `depth` nodes; returns 0 once the walk must stop */
+/* `train_rules.pour_fits_costs`: whether rows first..last-1 take these visit costs per kind, the kinds fewer
+ * rows accept poured first (in kind order among equals), each into the rows that accept it in order */
+static int pour_fits(const Walk *w, int32_t first, int32_t last, const int32_t *per_kind) {
+    int32_t capacity[64], order[KINDS], accepting[KINDS], n = 0;
+    if (last - first > 64) return 0;
+    for (int32_t r = first; r < last; r++) capacity[r - first] = w->rvisit[r];
+    for (int32_t k = 0; k < KINDS; k++) {
+        if (!per_kind[k]) continue;
+        accepting[k] = 0;
+        for (int32_t r = first; r < last; r++) accepting[k] += (w->rkinds[r] >> k) & 1;
+        int32_t at = n++; /* a stable insertion by the number of rows accepting the kind */
+        while (at > 0 && accepting[order[at - 1]] > accepting[k]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = k;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t k = order[i];
+        int32_t left = per_kind[k];
+        for (int32_t r = first; r < last && left > 0; r++) {
+            if (!((w->rkinds[r] >> k) & 1)) continue;
+            const int32_t take = left < capacity[r - first] ? left : capacity[r - first];
+            capacity[r - first] -= take;
+            left -= take;
+        }
+        if (left > 0) return 0;
+    }
+    return 1;
+}
+
+/* whether some train's distance admits a route of this visit cost, crossings and visit cost per kind */
+static int admits(const Walk *w, int32_t cost, int32_t cross, const int32_t *per_kind) {
+    if (w->gate_always || cost <= w->sure_cost || cross <= w->sure_cross) return 1;
+    for (int32_t t = 0; t < w->nlists; t++)
+        if (pour_fits(w, w->lstart[t], w->lstart[t + 1], per_kind)) return 1;
+    return 0;
+}
+
 /* whether a route adding up to `value` at visit cost `cost`, with `ahead` the most a continuation adds per
  * stops left, may grow into a route some class may keep */
 static int may_grow(const Walk *w, int32_t cost, int64_t value, const int64_t *ahead) {
@@ -178,27 +239,48 @@ static int grow(Walk *w, int32_t depth, uint64_t groups, int32_t cross, int32_t 
         if (w->ngroups[b] & groups) continue;
         if (w->per_hex && w->hexcount[w->nhex[b]]) continue;
         const int32_t new_cost = cost + w->nvisit[b];
-        if (new_cost > w->sure_cost && !w->gate_always) continue;
+        const int32_t new_cross = cross + w->scross[s];
+        int32_t *per_kind = w->per_kind + (size_t)depth * KINDS;  /* the route's, with this step */
+        memcpy(per_kind, w->per_kind + (size_t)(depth - 1) * KINDS, KINDS * sizeof(int32_t));
+        per_kind[w->nkind[b]] += w->ncost[b];
+        if (new_cost > w->sure_cost && !admits(w, new_cost, new_cross, per_kind)) continue;
+        if (w->mode != MODE_PLAIN && new_cost > w->longest) continue; /* beyond the bound's tables */
         const int new_token = token || w->ntok[b];
-        const int64_t new_value = w->floors ? value + w->sweight[s] : 0;
-        const int kept = w->first < w->nend[b] && (new_token || !w->need_token) &&
-                         (!w->floors || new_value >= w->keep_need[new_cost]);
-        const int go_on = w->npass[b] && !((term & TERM_ANY) && !may_stand(term, n_legs, n_legs + 2)) &&
-                          (!w->floors || may_grow(w, new_cost, new_value, w->sahead + (size_t)s * (w->longest + 1)));
+        const int64_t new_value = w->mode != MODE_PLAIN ? value + w->sweight[s] : 0;
+        const int64_t *ahead = w->mode != MODE_PLAIN ? w->sahead + (size_t)s * (w->longest + 1) : NULL;
+        int kept = w->first < w->nend[b] && (new_token || !w->need_token);
+        int go_on = w->npass[b] && !((term & TERM_ANY) && !may_stand(term, n_legs, n_legs + 2));
+        if (w->mode == MODE_FLOORS) {
+            kept = kept && new_value >= w->keep_need[new_cost];
+            go_on = go_on && may_grow(w, new_cost, new_value, ahead);
+        } else if (w->mode == MODE_IMPROVE) { /* a route that can at most tie the best, found before it: none */
+            kept = kept && new_value >= w->need && !(new_value == w->need && w->have_best);
+            go_on = go_on && new_value + ahead[w->longest - new_cost] >= w->need;
+        }
         if (!(kept || go_on)) continue;
         w->path[depth] = b;
         w->legs[depth - 1] = s;
         for (int32_t i = 0; i < tw; i++) new_mask[i] = mask[i] | leg_mask[i];
-        const int32_t new_cross = cross + w->scross[s];
         if (kept) {
             if (!keep(w, depth + 1, new_mask, new_cross, new_cost, new_token)) return 0;
+            if (w->mode == MODE_IMPROVE) {
+                const int64_t found = w->improve(w->out->nroutes - 1, depth + 1, w->path, w->legs);
+                if (found == INT64_MIN) {
+                    w->out->raised = w->out->stopped = 1;
+                    return 0;
+                }
+                if (found > w->need) {
+                    w->need = found;
+                    w->have_best = 1;
+                }
+            }
             if (w->out->nroutes >= w->cap ||
                 (w->deadline >= 0 && w->out->nroutes % 64 == 0 && now() > w->deadline)) {
                 w->out->stopped = 1;
                 return 0;
             }
         }
-        if (go_on) {
+        if (go_on && (w->mode != MODE_IMPROVE || new_value + ahead[w->longest - new_cost] >= w->need)) {
             memcpy(new_seen, seen, (size_t)sw * sizeof(uint64_t));
             new_seen[b >> 6] |= (uint64_t)1 << (b & 63);
             if (w->per_hex) w->hexcount[w->nhex[b]]++;
@@ -225,24 +307,28 @@ void rm_walk_free(WalkOut *o) {
 }
 
 /* Every route from each start in turn (`starts`, with the order `firsts` of each: a route is kept from its
- * lower end only; with floors, what each start adds in `start_values`); `o` holds them (free it with
- * rm_walk_free). Returns 0, or 1 when out of memory. */
+ * lower end only; with a bound, what each start adds in `start_values`, and for a branch and bound the most a
+ * route from it adds in `start_bounds`, `need` the first best); `o` holds them (free it with rm_walk_free).
+ * Returns 0, or 1 when out of memory. */
 int rm_walk(int32_t nn, int32_t sw, int32_t tw, int32_t nhexes, const int32_t *sstart, const int32_t *sto,
             const int32_t *scross, const uint64_t *smask, const uint8_t *sterm, const int32_t *nvisit,
-            const int32_t *nend, const int32_t *nhex, const int32_t *nkind, const uint8_t *ntok, const uint8_t *npass,
+            const int32_t *nend, const int32_t *nhex, const int32_t *nkind, const int32_t *ncost, const uint8_t *ntok,
+            const uint8_t *npass,
             const uint64_t *ngroups, int32_t nstarts, const int32_t *starts, const int32_t *firsts,
-            int32_t per_hex, int32_t need_token, int32_t gate_always, int32_t sure_cost, int64_t cap,
-            double deadline, int64_t check_every, const volatile int32_t *cancelled, int32_t floors,
+            int32_t per_hex, int32_t need_token, int32_t gate_always, int32_t sure_cost, int32_t sure_cross,
+            int32_t nlists, const int32_t *lstart, const int32_t *rvisit, const uint8_t *rkinds, int64_t cap,
+            double deadline, int64_t check_every, const volatile int32_t *cancelled, int32_t mode,
             int32_t longest, const int64_t *sweight, const int64_t *sahead, const int64_t *keep_need,
             const int32_t *gstart, const int32_t *gleft, const int64_t *gneed, const int64_t *start_values,
-            WalkOut *o) {
+            const int64_t *start_bounds, Improve improve, int64_t need, WalkOut *o) {
     Walk w = {.sw = sw, .tw = tw, .sstart = sstart, .sto = sto, .scross = scross, .smask = smask,
-              .sterm = sterm, .nvisit = nvisit, .nend = nend, .nhex = nhex, .nkind = nkind, .ntok = ntok, .npass = npass,
+              .sterm = sterm, .nvisit = nvisit, .nend = nend, .nhex = nhex, .nkind = nkind, .ncost = ncost, .ntok = ntok, .npass = npass,
               .ngroups = ngroups, .per_hex = per_hex, .need_token = need_token, .gate_always = gate_always,
-              .sure_cost = sure_cost, .cap = cap, .check_every = check_every > 0 ? check_every : 1,
-              .deadline = deadline, .cancelled = cancelled, .out = o, .floors = floors, .longest = longest,
+              .sure_cost = sure_cost, .sure_cross = sure_cross, .nlists = nlists, .lstart = lstart,
+              .rvisit = rvisit, .rkinds = rkinds, .cap = cap, .check_every = check_every > 0 ? check_every : 1,
+              .deadline = deadline, .cancelled = cancelled, .out = o, .mode = mode, .longest = longest,
               .sweight = sweight, .sahead = sahead, .keep_need = keep_need, .gstart = gstart, .gleft = gleft,
-              .gneed = gneed};
+              .gneed = gneed, .improve = improve, .need = need};
     memset(o, 0, sizeof(*o));
     size_t depth = (size_t)nn + 2;
     w.path = malloc(depth * sizeof(int32_t));
@@ -250,10 +336,12 @@ int rm_walk(int32_t nn, int32_t sw, int32_t tw, int32_t nhexes, const int32_t *s
     w.hexcount = calloc((size_t)nhexes + 1, sizeof(int32_t));
     w.seen = malloc(depth * (size_t)(sw > 0 ? sw : 1) * sizeof(uint64_t));
     w.mask = malloc(depth * (size_t)(tw > 0 ? tw : 1) * sizeof(uint64_t));
-    int failed = !w.path || !w.legs || !w.hexcount || !w.seen || !w.mask || !grow_routes(o, 1, tw);
+    w.per_kind = calloc(depth * KINDS, sizeof(int32_t));
+    int failed = !w.path || !w.legs || !w.hexcount || !w.seen || !w.mask || !w.per_kind || !grow_routes(o, 1, tw);
     if (!failed) o->off[0] = 0;
     for (int32_t i = 0; i < nstarts && !failed; i++) {
         const int32_t start = starts[i];
+        if (mode == MODE_IMPROVE && start_bounds[i] < w.need) continue; /* no route from here earns the best */
         w.first = firsts[i];
         memset(w.hexcount, 0, ((size_t)nhexes + 1) * sizeof(int32_t));
         w.hexcount[nhex[start]] = 1;
@@ -261,7 +349,10 @@ int rm_walk(int32_t nn, int32_t sw, int32_t tw, int32_t nhexes, const int32_t *s
         memset(w.seen, 0, (size_t)sw * sizeof(uint64_t));
         w.seen[start >> 6] |= (uint64_t)1 << (start & 63);
         memset(w.mask, 0, (size_t)tw * sizeof(uint64_t));
-        if (!grow(&w, 1, ngroups[start], 0, nvisit[start], ntok[start], floors ? start_values[i] : 0)) break;
+        memset(w.per_kind, 0, KINDS * sizeof(int32_t));
+        w.per_kind[nkind[start]] = ncost[start];
+        if (!grow(&w, 1, ngroups[start], 0, nvisit[start], ntok[start], mode != MODE_PLAIN ? start_values[i] : 0))
+            break;
     }
     failed = failed || o->failed;
     free(w.path);
@@ -269,6 +360,7 @@ int rm_walk(int32_t nn, int32_t sw, int32_t tw, int32_t nhexes, const int32_t *s
     free(w.hexcount);
     free(w.seen);
     free(w.mask);
+    free(w.per_kind);
     if (failed) rm_walk_free(o);
     return failed;
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from solver.model.board import NODE_KINDS
 from solver.model.legs import Leg
 
 
@@ -34,3 +35,4 @@ class RouteShape(NamedTuple):
 
 CHECK_EVERY = 1024  # route-walk steps between looks at the clock and the cancel token
 KIND_BITS = 20  # a route's visit cost of one kind stays below 2**20 (MAX_NODES x MAX_VISIT_COST)
+KIND_SHIFT = {k: KIND_BITS * i for i, k in enumerate(NODE_KINDS)}  # a route's visit cost per kind, KIND_BITS a kind

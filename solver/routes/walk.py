@@ -10,12 +10,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from solver.model.board import NODE_KINDS, Board, Node, Train, route_may_pass
+from solver.model.board import Board, Node, Train, route_may_pass
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg
 from solver.routes.leg_graph import LegGraph
 from solver.routes.route_bound import ReachBound, reach_left
-from solver.routes.route_shape import CHECK_EVERY, KIND_BITS, RouteShape, WalkRules
+from solver.routes.route_shape import CHECK_EVERY, KIND_BITS, KIND_SHIFT, RouteShape, WalkRules
 from solver.routes.walk_native import walk_natively
 from solver.rules.train_rules import pour_fits_costs, within_distance
 
@@ -50,7 +50,6 @@ class _Stop(Exception):
     """Raised inside the walk when the cap or the deadline is reached."""
 
 
-KIND_SHIFT = {k: KIND_BITS * i for i, k in enumerate(NODE_KINDS)}  # a route's visit cost per kind, KIND_BITS a kind
 
 
 def kind_code(nodes: Sequence[Node]) -> int:
@@ -129,18 +128,18 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     handed back in that order. So every route that may earn the best price is kept, and its place is
     known.
     `avoid`: track bits no route may use.
-    Without a branch and bound the compiled walk runs where it applies (`walk_native`): the same routes,
-    given as a list, or with `arrays` as its arrays (`WalkedShapes`, each route made when read).
+    The compiled walk runs where it applies (`walk_native`): the same routes, given as a list, or with
+    `arrays` as its arrays (`WalkedShapes`, each route made when read); a branch and bound there walks in
+    the plain order (the same best route).
     """
     rules = rules or standard_walk_rules(board)
-    if improve is None and not avoid and (bound is None or floors):
-        walked = walk_natively(board, graph, trains, cap, deadline, rules, cancel, bound, floors)
-        if walked is not None:  # the same routes in the same order, as arrays
-            if arrays:
-                return walked
-            shapes, complete = walked  # made a block at a time until the deadline or the cancel: a prefix then
-            whole = shapes.make_all(_Expiry(deadline, cancel))
-            return (shapes.made if whole else [s for s in shapes.made if s is not None]), complete and whole  # type: ignore[return-value]
+    walked = walk_natively(board, graph, trains, cap, deadline, rules, cancel, bound, floors, improve, avoid)
+    if walked is not None:
+        if arrays:  # the same routes in the same order, as arrays
+            return walked
+        shapes, complete = walked  # made a block at a time until the deadline or the cancel: a prefix then
+        whole = shapes.make_all(_Expiry(deadline, cancel))
+        return (shapes.made if whole else [s for s in shapes.made if s is not None]), complete and whole  # type: ignore[return-value]
     nodes = board.nodes
     out: list[RouteShape] = []
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}

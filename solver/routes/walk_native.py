@@ -13,18 +13,19 @@ import math
 import operator
 import time
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Protocol, overload
 
 import numpy as np
 
-from solver.model.board import NODE_KINDS, Board, Node, Train
+from solver.model.board import NODE_KINDS, Board, DistanceRow, Node, Train
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg
 from solver.native import library
 from solver.routes.leg_graph import LegGraph
 from solver.routes.route_bound import ReachBound
-from solver.routes.route_shape import CHECK_EVERY, KIND_BITS, RouteShape, WalkRules
+from solver.routes.route_shape import CHECK_EVERY, KIND_BITS, KIND_SHIFT, RouteShape, WalkRules
 
 NODE_KINDS_LAYOUT = (20, 6)  # the route's kind code routewalk.c writes: 20 bits a kind, six kinds
 # the routes the Python walk keeps per second, at most (about 250,000 on long 1870 walks; 140,000 on a dense
@@ -32,9 +33,13 @@ NODE_KINDS_LAYOUT = (20, 6)  # the route's kind code routewalk.c writes: 20 bits
 # take every route it kept, at a few microseconds each
 PYTHON_ROUTES_PER_SECOND = 250_000
 MAX_CAP = 1 << 62  # a larger cap (or an infinite one) is no cap: the kernel counts in 64 bits
-ABI = 2  # the version of `rm_walk`'s arguments this module passes (`rm_routewalk_abi`)
+ABI = 4  # the version of `rm_walk`'s arguments this module passes (`rm_routewalk_abi`)
 _P = ctypes.c_void_p
 _I32, _I64 = ctypes.c_int32, ctypes.c_int64
+_ON_KEPT = ctypes.CFUNCTYPE(_I64, _I64, _I32, ctypes.POINTER(_I32), ctypes.POINTER(_I32))  # routewalk.c's `Improve`
+STOP = -(1 << 63)  # what `_ON_KEPT` gives to stop the walk (INT64_MIN)
+MODE_PLAIN, MODE_FLOORS, MODE_IMPROVE = 0, 1, 2  # routewalk.c's modes
+Improve = Callable[[RouteShape, tuple[int, ...]], int]  # `enumerate_routes`' `improve`
 
 
 class _Out(ctypes.Structure):
@@ -42,7 +47,7 @@ class _Out(ctypes.Structure):
 
     _fields_ = [("nroutes", _I64), ("nentries", _I64), ("cap_routes", _I64), ("cap_entries", _I64),
                 ("off", _P), ("nodes", _P), ("steps", _P), ("masks", _P), ("cross", _P), ("cost", _P),
-                ("token", _P), ("codes", _P), ("stopped", _I32), ("failed", _I32)]
+                ("token", _P), ("codes", _P), ("stopped", _I32), ("failed", _I32), ("raised", _I32)]
 
 
 def _kernel() -> ctypes.CDLL | None:
@@ -62,9 +67,9 @@ def _kernel() -> ctypes.CDLL | None:
         values.restype = None
         values.argtypes = [_I64, _P, _P, _I32, _I32, _P, _I32, _I32, _P, _P, _P, _P]
         walk.restype = ctypes.c_int
-        walk.argtypes = [_I32, _I32, _I32, _I32, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _P, _I32, _P, _P,
-                         _I32, _I32, _I32, _I32, _I64, ctypes.c_double, _I64, _P, _I32, _I32, _P, _P, _P, _P, _P,
-                         _P, _P, ctypes.POINTER(_Out)]
+        walk.argtypes = [_I32, _I32, _I32, _I32, *[_P] * len(_WALK_ARRAYS), _I32, _P, _P,
+                         _I32, _I32, _I32, _I32, _I32, _I32, _P, _P, _P, _I64, ctypes.c_double, _I64, _P, _I32, _I32,
+                         *[_P] * len(_FLOOR_ARRAYS), _ON_KEPT, _I64, ctypes.POINTER(_Out)]
     return lib
 
 
@@ -77,32 +82,49 @@ def _ptr(a: np.ndarray) -> int:
     return a.ctypes.data
 
 
-def _gate(trains: Sequence[Train]) -> tuple[bool, int] | None:
-    """The walk's distance test in the kernel's terms: (whether every route passes it, the longest visit
-    cost that passes otherwise), or None where the kernel does not apply (list and classed trains)."""
-    sure = max((t.distance for t in trains if t.unit == "stops" and not t.klass), default=-1)
-    if trains and all(t.unit == "stops_by_type" and not t.klass for t in trains):
-        return None  # the cached pour per kind code
+@dataclass(frozen=True)
+class Gate:
+    """The walk's distance test as the kernel runs it: every route passes (`always`), or one whose visit cost
+    is within `sure_cost`, whose crossings are within `sure_cross` (hex trains), or whose visit cost per kind
+    some list train's rows take (`lists`, each train's rows)."""
+
+    always: bool
+    sure_cost: int
+    sure_cross: int
+    lists: tuple[tuple[DistanceRow, ...], ...]
+
+
+def _gate(trains: Sequence[Train]) -> Gate | None:
+    """`walk._distance_gate` in the kernel's terms, or None where it must ask a train itself (a classed train
+    counting stops, a flood train)."""
     if any(t.unit in ("none", "express") for t in trains):
-        return True, sure
-    if all(t.unit == "stops" and not t.klass for t in trains):
-        return False, sure
-    return None
+        return Gate(True, -1, -1, ())
+    if not all(t.unit == "hexes" or (t.unit in ("stops", "stops_by_type") and not t.klass) for t in trains):
+        return None
+    return Gate(False, max((t.distance for t in trains if t.unit == "stops"), default=-1),
+                max((t.distance for t in trains if t.unit == "hexes"), default=-1),
+                tuple(tuple(t.rows) for t in trains if t.unit == "stops_by_type"))
 
 
 def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: int, deadline: float | None,
                   rules: WalkRules, cancel: CancelToken | None, bound: ReachBound | None = None,
-                  floors: Sequence[tuple[int, int]] = ()) -> tuple[WalkedShapes, bool] | None:
-    """`enumerate_routes(board, graph, trains, cap, deadline, rules, cancel, bound, floors)` without a branch
-    and bound, by the kernel: the routes and whether the walk was complete; None where the kernel does not
-    apply (a bound without floors, or one counting a list train's row) or is not built."""
+                  floors: Sequence[tuple[int, int]] = (), improve: Improve | None = None, avoid: int = 0
+                  ) -> tuple[WalkedShapes, bool] | None:
+    """`enumerate_routes(board, graph, trains, cap, deadline, rules, cancel, bound, floors, improve, avoid)` by
+    the kernel: the routes and whether the walk was complete; None where the kernel does not apply (a bound
+    counting a list train's row, or with neither floors nor `improve`) or is not built. A branch and bound
+    (`improve`) walks in the plain order, so its routes are that order's: `improve` is handed each route
+    with its place there, and gives the same best route (the first in that order of those earning most)."""
     lib = _kernel()
     gate = _gate(trains)
-    if lib is None or gate is None or NODE_KINDS_LAYOUT != (KIND_BITS, len(NODE_KINDS)) or \
-            (bound is not None and (not floors or bound.cost is not None or gate[0] or gate[1] > bound.distance)):
+    mode = MODE_PLAIN if bound is None else MODE_FLOORS if floors and improve is None else \
+        MODE_IMPROVE if improve is not None and not floors else None
+    if lib is None or gate is None or mode is None or NODE_KINDS_LAYOUT != (KIND_BITS, len(NODE_KINDS)) or \
+            any(len(rows) > 64 or any(k not in NODE_KINDS for r in rows for k in r.kinds) for rows in gate.lists):
         return None
     cap = int(min(cap, MAX_CAP))
-    if deadline is not None and math.isfinite(deadline):  # no more routes than the Python walk would keep by then
+    if deadline is not None and math.isfinite(deadline) and improve is None:
+        # no more routes than the Python walk would keep by then: the steps after it price every one
         cap = min(cap, max(1, int((deadline - time.monotonic()) * PYTHON_ROUTES_PER_SECOND)))
     nodes = board.nodes
     ids = list(nodes)
@@ -117,7 +139,8 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
     order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
     step_legs: list[Leg] = []
     step_start = [0] * (len(ids) + 1)
-    by_node: dict[int, list[Leg]] = {index[nid]: [leg for leg in legs if leg.b in rules.visitable]
+    by_node: dict[int, list[Leg]] = {index[nid]: [leg for leg in legs if leg.b in rules.visitable
+                                                  and not graph.mask(leg) & avoid]
                                      for nid, legs in graph.legs_from.items()}
     for i in range(len(ids)):
         step_legs.extend(by_node.get(i, ()))
@@ -133,7 +156,10 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
         "smask": np.frombuffer(b"".join(m.to_bytes(tw * 8, "little") for m in step_masks) or bytes(8 * tw),
                                dtype="<u8"),
         "sterm": np.asarray([_term_flags(leg) for leg in step_legs] or [0], dtype=np.uint8),
-        "nvisit": np.asarray([n.visit_cost for n in nodes.values()], dtype=np.int32),
+        # a route's visit cost as the walk counts it (with a list train's bound: its limiting row's stops)
+        "nvisit": np.asarray([n.visit_cost if bound is None else _visit_of(bound, n) for n in nodes.values()],
+                             dtype=np.int32),
+        "ncost": np.asarray([n.visit_cost for n in nodes.values()], dtype=np.int32),
         "nend": np.asarray([order.get(nid, -1) if nid in ends else -1 for nid in ids], dtype=np.int32),
         "nhex": np.asarray([hex_no.setdefault(n.hex, len(hex_no)) for n in nodes.values()], dtype=np.int32),
         "nkind": np.asarray([NODE_KINDS.index(n.kind) for n in nodes.values()], dtype=np.int32),
@@ -143,28 +169,43 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
                                for n in nodes.values()], dtype=np.uint64),
     }
     starts = [s for s in graph.legs_from if s in rules.starts]
-    floor_arrays = _floor_arrays(bound, floors, step_legs, starts, nodes) if bound is not None else None
+    bound_arrays = None if bound is None else _floor_arrays(bound, floors, step_legs, starts, nodes) if floors \
+        else _improve_arrays(bound, step_legs, starts, nodes)
     if bound is not None:
-        if floor_arrays is None:
+        if bound_arrays is None:
             return None
-        starts = floor_arrays.pop("starts")  # type: ignore[assignment]
-    f = floor_arrays or _NO_FLOORS
+        starts = bound_arrays.pop("starts")  # type: ignore[assignment]
+    f = {**_NO_FLOORS, **(bound_arrays or {})}
+    raised: list[BaseException] = []
+    on_kept = _ON_KEPT(_pricing(improve, bound, board, ids, step_legs, step_masks, raised)) \
+        if improve is not None and bound is not None else _ON_KEPT()
     start_at = np.asarray([index[s] for s in starts] or [0], dtype=np.int32)
     firsts = np.asarray([order[s] for s in starts] or [0], dtype=np.int32)
     need_token = all(t.requires_token for t in trains)
+    rows = [r for train_rows in gate.lists for r in train_rows]
+    lists = {"lstart": np.asarray(np.cumsum([0, *map(len, gate.lists)]), dtype=np.int32),
+             "rvisit": np.asarray([min(r.visit, 1 << 30) for r in rows] or [0], dtype=np.int32),
+             "rkinds": np.asarray([sum(1 << NODE_KINDS.index(k) for k in set(r.kinds)) for r in rows] or [0],
+                                  dtype=np.uint8)}
     out = _Out()
     cancelled = ctypes.c_int32(0)  # set by the token, from the thread that cancels; read by the kernel
     unregister = cancel.on_cancel(lambda: setattr(cancelled, "value", 1)) if cancel is not None else None
     a = arrays
     try:
         failed = lib.rm_walk(len(ids), sw, tw, len(hex_no), *(_ptr(a[name]) for name in _WALK_ARRAYS), len(starts),
-                             _ptr(start_at), _ptr(firsts), int(rules.one_per_hex), int(need_token), int(gate[0]),
-                             gate[1], cap, -1.0 if deadline is None else deadline, CHECK_EVERY,
-                             ctypes.addressof(cancelled), int(bound is not None), bound.distance if bound else 0,
-                             *(_ptr(f[name]) for name in _FLOOR_ARRAYS), ctypes.byref(out))
+                             _ptr(start_at), _ptr(firsts), int(rules.one_per_hex), int(need_token), int(gate.always),
+                             gate.sure_cost, gate.sure_cross, len(gate.lists), *(_ptr(lists[name]) for name in
+                                                                                 ("lstart", "rvisit", "rkinds")),
+                             cap, -1.0 if deadline is None else deadline, CHECK_EVERY,
+                             ctypes.addressof(cancelled), mode, bound.distance if bound else 0,
+                             *(_ptr(f[name]) for name in _FLOOR_ARRAYS), on_kept, -bound.const if bound else 0,
+                             ctypes.byref(out))
     finally:
         if unregister is not None:
             unregister()
+    if out.raised:  # the pricing raised: so does the walk, as the Python walk would
+        lib.rm_walk_free(ctypes.byref(out))
+        raise raised[0]
     if failed:  # out of memory: the Python walk
         return None
     # the shapes read the kernel's arrays where it wrote them (no copy), and free them when they go
@@ -173,12 +214,13 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
     return shapes, not out.stopped
 
 
-_WALK_ARRAYS = ("sstart", "sto", "scross", "smask", "sterm", "nvisit", "nend", "nhex", "nkind", "ntok", "npass",
-                "ngroups")  # `rm_walk`'s arrays, in its order
+_WALK_ARRAYS = ("sstart", "sto", "scross", "smask", "sterm", "nvisit", "nend", "nhex", "nkind", "ncost", "ntok",
+                "npass", "ngroups")  # `rm_walk`'s arrays, in its order
 
 
-_FLOOR_ARRAYS = ("sweight", "sahead", "keep_need", "gstart", "gleft", "gneed", "start_values")
-_NO_FLOORS = {name: np.zeros(1, dtype=np.int64) for name in _FLOOR_ARRAYS}
+_FLOOR_ARRAYS = ("sweight", "sahead", "keep_need", "gstart", "gleft", "gneed", "start_values", "start_bounds")
+_NO_FLOORS = {name: np.zeros(1, dtype=np.int64 if name not in ("gstart", "gleft") else np.int32)
+              for name in _FLOOR_ARRAYS}
 _INT64_SAFE = 1 << 62  # a bound's values within this add up without overflow in the kernel
 
 
@@ -191,24 +233,89 @@ def _floor_arrays(bound: ReachBound, floors: Sequence[tuple[int, int]], step_leg
     longest, const = bound.distance, bound.const
     keep_need = [min((f - const for d, f in floors if d >= cost), default=_INT64_SAFE) for cost in range(longest + 1)]
     grow_needs = [[(d - cost, f - const) for d, f in floors if d > cost] for cost in range(longest + 1)]
-    aheads = [bound.step_ahead(leg)[:longest + 1] for leg in step_legs]
-    kept = [(s, bound.node[s]) for s in starts if any(
-        bound.node[s] + bound.start_ahead(s)[left] >= f for left, f in grow_needs[min(nodes[s].visit_cost, longest)])]
-    weights = [bound.node[leg.b] + bound.leg[id(leg)] for leg in step_legs]
-    numbers = [*keep_need, *(v for needs in grow_needs for _left, v in needs), *weights, *(v for _s, v in kept),
-               *(v for ahead in aheads for v in ahead)]
-    if any(not isinstance(v, int) or abs(v) > _INT64_SAFE for v in numbers) or \
-            any(len(ahead) != longest + 1 for ahead in aheads):
+    aheads = [bound.step_ahead(leg) for leg in step_legs]
+    if any(len(ahead) < longest + 1 for ahead in aheads):
         return None
+    kept = [(s, bound.node[s]) for s in starts if any(
+        bound.node[s] + bound.start_ahead(s)[left] >= f
+        for left, f in grow_needs[min(_visit_of(bound, nodes[s]), longest)])]
     gstart = [0]
     for needs in grow_needs:
         gstart.append(gstart[-1] + len(needs))
-    return {"sweight": np.asarray(weights or [0], dtype=np.int64),
-            "sahead": np.asarray([v for ahead in aheads for v in ahead] or [0], dtype=np.int64),
-            "keep_need": np.asarray(keep_need, dtype=np.int64), "gstart": np.asarray(gstart, dtype=np.int32),
+    arrays = {"sweight": _int64s([bound.node[leg.b] + bound.leg[id(leg)] for leg in step_legs]),
+              "sahead": _int64s([ahead[:longest + 1] for ahead in aheads]),
+              "keep_need": _int64s(keep_need), "gneed": _int64s([v for needs in grow_needs for _left, v in needs]),
+              "start_values": _int64s([v for _s, v in kept])}
+    if any(a is None for a in arrays.values()):
+        return None
+    return {**arrays, "gstart": np.asarray(gstart, dtype=np.int32),  # type: ignore[dict-item]
             "gleft": np.asarray([left for needs in grow_needs for left, _v in needs] or [0], dtype=np.int32),
-            "gneed": np.asarray([v for needs in grow_needs for _left, v in needs] or [0], dtype=np.int64),
-            "start_values": np.asarray([v for _s, v in kept] or [0], dtype=np.int64), "starts": [s for s, _v in kept]}
+            "starts": [s for s, _v in kept]}
+
+
+def _improve_arrays(bound: ReachBound, step_legs: list[Leg], starts: list[str], nodes: dict[str, Node]
+                    ) -> dict[str, np.ndarray | list[str]] | None:
+    """A branch and bound's bound as the kernel reads it: per step what it adds and what a continuation adds
+    per stops left, and per start what it adds and the most a route from it adds; None for values beyond
+    64-bit integers."""
+    longest = bound.distance
+    aheads = [bound.step_ahead(leg) for leg in step_legs]
+    if any(len(ahead) < longest + 1 for ahead in aheads):
+        return None
+    values = [bound.node[s] for s in starts]
+    most = [v + bound.start_ahead(s)[max(0, longest - _visit_of(bound, nodes[s]))] for s, v in zip(starts, values)]
+    arrays = {"sweight": _int64s([bound.node[leg.b] + bound.leg[id(leg)] for leg in step_legs]),
+              "sahead": _int64s([ahead[:longest + 1] for ahead in aheads]),
+              "start_values": _int64s(values), "start_bounds": _int64s(most)}
+    if any(a is None for a in arrays.values()) or abs(bound.const) > _INT64_SAFE:
+        return None
+    return {**arrays, "starts": starts}  # type: ignore[dict-item]
+
+
+def _visit_of(bound: ReachBound, node: Node) -> int:
+    """What a stop costs a walk with this bound: its visit cost, or what the bound counts (`ReachBound.cost`:
+    a list train's limiting row)."""
+    return node.visit_cost if bound.cost is None else bound.cost.get(node.id, node.visit_cost)
+
+
+def _int64s(numbers: list[int] | list[list[int]]) -> np.ndarray | None:
+    """Integers (or rows of as many) as a flat 64-bit array (one zero for none), or None for a number that
+    is no integer or beyond what the kernel adds up without overflow."""
+    try:
+        found = np.asarray(numbers if len(numbers) and (not isinstance(numbers[0], list) or numbers[0]) else [0])
+    except ValueError:  # rows of unequal length
+        return None
+    if found.dtype.kind not in "iu" or int(found.max()) > _INT64_SAFE or int(found.min()) < -_INT64_SAFE:
+        return None  # a float, an integer beyond 64 bits (an object array), or too large
+    return found.astype(np.int64).ravel()
+
+
+def _pricing(improve: Improve, bound: ReachBound, board: Board, ids: list[str], step_legs: list[Leg],
+             step_masks: list[int], raised: list[BaseException]) -> Callable[[int, int, object, object], int]:
+    """The kernel's `Improve`: route k (its nodes and steps by number) made a `RouteShape` and handed to
+    `improve` with its place (k, the plain walk order); the best price less the bound's constant, or STOP
+    with what `improve` raised kept in `raised`."""
+    nodes = board.nodes
+    node_code = [n.visit_cost << KIND_SHIFT[n.kind] for n in nodes.values()]
+    visit = [_visit_of(bound, n) for n in nodes.values()]  # the walk's cost (a list train's: its limiting row)
+    tokened = [n.tokened_by_company for n in nodes.values()]
+    crossings = [leg.crossings for leg in step_legs]
+
+    def on_kept(k: int, n: int, node_at: ctypes.Array, step_at: ctypes.Array) -> int:
+        try:
+            at, steps = node_at[:n], step_at[:n - 1]
+            mask = 0
+            for s in steps:
+                mask |= step_masks[s]
+            shape = _new_shape(RouteShape, (
+                tuple(map(ids.__getitem__, at)), tuple(map(step_legs.__getitem__, steps)), mask,
+                sum(map(crossings.__getitem__, steps)), sum(map(visit.__getitem__, at)),
+                any(map(tokened.__getitem__, at)), sum(map(node_code.__getitem__, at))))
+            return improve(shape, (k,)) - bound.const
+        except BaseException as exc:  # noqa: BLE001  handed to the caller once the kernel has stopped
+            raised.append(exc)
+            return STOP
+    return on_kept
 
 
 def _term_flags(leg: Leg) -> int:
@@ -271,7 +378,8 @@ class WalkedShapes(Sequence[RouteShape]):
         self.masks = memoryview(_view(out.masks, n * tw, np.uint64)).cast("B")
         self.cross_array, self.cost_array = _view(out.cross, n, np.int32), _view(out.cost, n, np.int32)
         self.token_array, self.codes = _view(out.token, n, np.uint8), _view(out.codes, 2 * n, np.uint64)
-        self.id_objects, self.leg_objects = _objects(ids), _objects(step_legs)
+        self._step_legs = step_legs
+        self._objects: tuple[np.ndarray, np.ndarray] | None = None  # the ids and legs to pick by number
         self._mask_bytes: bytes | None = None  # `masks` copied, when first read
         self.made: list[RouteShape | None] = [None] * n
 
@@ -301,10 +409,13 @@ class WalkedShapes(Sequence[RouteShape]):
         lengths = stops - starts
         # the entries of every route one after another: route i's from starts[i], and its legs from starts[i] - k
         first = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(int(lengths.sum()))
-        node_ids = self.id_objects[self.node_array[first]].tolist()
+        if self._objects is None:
+            self._objects = _objects(self.ids), _objects(self._step_legs)
+        id_objects, leg_objects = self._objects
+        node_ids = id_objects[self.node_array[first]].tolist()
         leg_first = np.repeat(starts - ks - np.cumsum(lengths - 1) + lengths - 1, lengths - 1) + \
             np.arange(int((lengths - 1).sum()))
-        legs = self.leg_objects[self.step_array[leg_first]].tolist()
+        legs = leg_objects[self.step_array[leg_first]].tolist()
         codes = self.codes.reshape(-1, 2)[ks].tolist()
         cross, cost = self.cross_array[ks].tolist(), self.cost_array[ks].tolist()
         token = self.token_array[ks].astype(bool).tolist()

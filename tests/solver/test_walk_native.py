@@ -181,3 +181,22 @@ def test_a_cancel_while_the_shapes_are_made_leaves_a_prefix(monkeypatch: pytest.
     whole, whole_complete = enumerate_routes(board, build_leg_graph(board), board.trains)
     assert not complete and whole_complete and cut == whole[:len(cut)]
     assert len(cut) == walk_native.MAKE_BLOCK < len(whole)
+
+
+def test_the_branch_and_bound_finds_the_python_walks_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One train's best route by the branch and bound (`candidates._bounded_best`: plain stop trains, list
+    trains with a limiting row, flat bounds for long trains; also beside another route's track, `avoid`):
+    the kernel walks in the plain order and the Python walk most promising first, and both give the same
+    route, the first in the plain order of those earning the most."""
+    checked = list_trains = 0
+    for board in LATE:
+        for train in {t.name: t for t in board.trains}.values():
+            one = replace(board, trains=[train])
+            native = solve(one, SolveOptions(time_limit_s=60))
+            with monkeypatch.context() as mp:
+                _python(mp)
+                python = solve(one, SolveOptions(time_limit_s=60))
+            assert _answer(native) == _answer(python), (board.label(), train.name)
+            checked += 1
+            list_trains += train.unit == "stops_by_type"
+    assert checked > 50 and list_trains > 5
