@@ -28,6 +28,22 @@ LAYOUTS = ("pointy", "flat")
 COMPANY_TYPES = ("corporation", "minor")
 
 
+MODIFIER_HEX_FIELDS = ("hexes", "endpoint_hexes", "requires_hexes", "distinct_hex_values")  # hex ids, or (hex, value)
+
+
+def _check_modifier_hexes(board: Board) -> None:
+    """Every hex a modifier names is a hex of the board (`hexes` is the whole map): a bonus or a rule on a hex
+    no route can reach would price silently as if it were not there (a required run to nowhere: revenue 0)."""
+    for i, m in enumerate(board.modifiers or ()):
+        named = [(f, getattr(m, f, None) or ()) for f in MODIFIER_HEX_FIELDS]
+        named += [(f"sets[{j}]", one) for j, one in enumerate(getattr(m, "sets", None) or ())]
+        for field, ids in named:
+            for item in ids:
+                hex_id = item[0] if isinstance(item, tuple) else item
+                if hex_id not in board.hexes:
+                    raise BoardError(f"modifiers[{i}].{field}", f"unknown hex {hex_id!r}: not a hex of the board")
+
+
 def validate_board(board: Board, reuse: HexReuse | None = None) -> None:
     """Raise BoardError on the first out-of-spec field: the generic checks, then the ruleset's own. With
     `reuse` (the `HexReuse` the board was read with), a hex that passed the checks of its own fields before
@@ -58,6 +74,7 @@ def validate_board(board: Board, reuse: HexReuse | None = None) -> None:
     if board.modifiers and not ruleset.applies_modifiers:
         raise BoardError("modifiers", f"ruleset {ruleset.name} does not apply modifiers; rulesets that do: "
                                       f"{', '.join(r.name for r in rulesets.all_rulesets() if r.applies_modifiers)}")
+    _check_modifier_hexes(board)
     ruleset.validate(board)
 
 

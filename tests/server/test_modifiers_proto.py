@@ -323,6 +323,35 @@ def test_bad_v2_values_are_invalid_argument_over_grpc(stub, msg: pb.Modifier, fi
     assert field in err.value.details()
 
 
+OFF_MAP = [  # each names the hex Z99, which no board of these tests has
+    ({"type": "StopBonus", "hexes": {"Z99": 10}, "count": "once"}, "hexes"),
+    ({"type": "ComboBonus", "sets": [{"{on}": 10}, {"Z99": 10}], "amount": "sum"}, "sets[1]"),
+    ({"type": "RouteSetRule", "rule": "max_routes_visiting", "hexes": ["{on}", "Z99"], "count": 1}, "hexes"),
+    ({"type": "RequiredRoute", "endpoint_hexes": ["{on}", "Z99"]}, "endpoint_hexes"),
+    ({"type": "RouteRule", "rule": "forbidden_hexes", "hexes": ["Z99"]}, "hexes"),
+]
+
+
+@pytest.mark.parametrize(("raw", "field"), OFF_MAP, ids=[r["type"] for r, _f in OFF_MAP])
+def test_a_modifier_on_a_hex_the_map_lacks_is_refused(stub, raw: dict[str, Any], field: str) -> None:
+    """`hexes` is the whole map: a bonus or a rule on another hex is a mistake, refused naming it, in a snapshot
+    and over gRPC (a required run to nowhere priced every run at 0 before)."""
+    snap = json.loads(MINE_SUBSIDY.read_text())
+    on = snap["hexes"][0]["id"]
+    mod = json.loads(json.dumps({"source": "s", "label": "l", **raw}).replace("{on}", on))
+    board = board_from_snapshot(snap)
+    where = f"modifiers[{len(snap.get('modifiers') or [])}].{field}"
+    with pytest.raises(BoardError) as err:
+        board_from_snapshot({**snap, "modifiers": [*(snap.get("modifiers") or []), mod]})
+    assert err.value.field == where and "Z99" in err.value.message
+    msg = board_to_proto(board)
+    msg.modifiers.append(modifier_to_proto(modifiers_from_json([mod])[0]))
+    with pytest.raises(grpc.RpcError) as rpc:
+        stub.Solve(pb.SolveRequest(board=msg), timeout=60)
+    assert rpc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert where in rpc.value.details() and "Z99" in rpc.value.details()
+
+
 # -- the distance row multiplier 0 ----------------------------------------------------------------------------------
 
 def _plus_train_board() -> Any:
