@@ -30,6 +30,12 @@ from tests.support.stress_boards import stress_snapshots
 
 pytestmark = pytest.mark.skipif(not walk_native.available(), reason="the compiled walk is not built here")
 
+
+@pytest.fixture(autouse=True)
+def _every_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel on every graph here, the small ones too (the solver leaves those to the Python walk)."""
+    monkeypatch.setattr(walk_native, "NATIVE_FROM_LEGS", 0)
+
 LATE = [board_from_snapshot(raw) for _title, raw in late_positions(2)]
 LONG = [board_from_snapshot(stress_snapshots(title)[i]) for title, i in (("1870", 2), ("1856", 3))]
 FLOORED = [board_from_snapshot(stress_snapshots("1870")[i]) for i in (1, 3)]  # two trains: a walk with floors
@@ -48,6 +54,17 @@ def _walks(board: Board, monkeypatch: pytest.MonkeyPatch, trains: list[Train] | 
         _python(mp)
         python = enumerate_routes(board, graph, trains, **kwargs)
     return native, python
+
+
+def test_small_graphs_are_left_to_the_python_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(walk_native, "NATIVE_FROM_LEGS", 40)
+    sizes = []
+    for board in LATE:
+        graph = build_leg_graph(board)
+        found = walk_native.walk_natively(board, graph, board.trains, 10**6, None, standard_walk_rules(board), None)
+        sizes.append((sum(map(len, graph.legs_from.values())), found))
+    assert all(found is None for legs, found in sizes if legs < 40) and any(legs < 40 for legs, _f in sizes)
+    assert any(found is not None for legs, found in sizes if legs >= 40)
 
 
 def test_the_routes_are_the_python_walks(monkeypatch: pytest.MonkeyPatch) -> None:
