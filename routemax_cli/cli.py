@@ -21,7 +21,7 @@ from routemax_cli.interrupt import Interrupted, run_interruptible, terminate_as_
 from routemax_cli.render_cmd import add_render_parser, svg_target, write_solve_svg
 from routemax_cli.whatif_cmd import add_whatif_parser
 from server.serve_args import add_serve_arguments
-from solver.examples import EXAMPLES, example_path
+from solver.examples import EXAMPLES
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -53,8 +53,11 @@ def _console(stderr: bool = False) -> Console:
     return plain_console(stderr)
 
 
-def _file_of(args: argparse.Namespace) -> Path:
-    return example_path(args.example or "default") if args.file is None else Path(args.file)
+def _worker_count(text: str) -> int:
+    """audit --workers: a whole number from 0 (all cores) to 1,024."""
+    if not text.isdigit() or int(text) > 1024:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 (all cores) to 1024, got {text!r}")
+    return int(text)
 
 
 def _run_details(extras: RunExtras | None) -> dict[str, Any]:
@@ -153,7 +156,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     out = _console()
     err = _console(stderr=True)
     counts: Counter[str] = Counter()
-    path = _file_of(args)
+    path = inputs.snapshot_path(args.file, args.example)
     for pos in inputs.positions(path, args.position):
         counts["positions"] += 1
         try:
@@ -226,7 +229,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     out = _console()
     illegal = 0
-    path = _file_of(args)
+    path = inputs.snapshot_path(args.file, args.example)
     claims_file = inputs.routes_file(Path(args.routes)) if args.routes else None
     for pos in inputs.positions(path, args.position):
         raw = inputs.snapshot_object(pos)
@@ -403,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog=EXIT_CODES_HELP)
     a.add_argument("paths", nargs="+", help="snapshot files (.json, .jsonl.gz), folders or globs")
     a.add_argument("--out", required=True, help="JSON lines output; re-running with it skips positions done")
-    a.add_argument("--workers", type=int, default=0, help="local worker processes (default: all cores)")
+    a.add_argument("--workers", type=_worker_count, default=0, help="local worker processes (default: all cores)")
     a.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster (pip install 'routemax[dask]')")
     a.add_argument("--dask-scheduler", default=None, help="run on the Dask cluster at this scheduler address")
     a.add_argument("--html", default=None, help="also write a self-contained HTML report")

@@ -70,6 +70,16 @@ def board_of(raw: dict[str, Any], source: str) -> Board:
         raise CliError(Exit.BAD_INPUT, f"{source}: malformed snapshot ({exc!r})") from None
 
 
+def snapshot_path(file: str | None, example: str | None) -> Path:
+    """The snapshot file named, or the built-in example (`--example`, default the default one); both named is a
+    usage error (one would be ignored)."""
+    from solver.examples import example_path
+
+    if file is not None and example:
+        raise CliError(Exit.USAGE, f"--example {example}: give a file or --example, not both")
+    return example_path(example or "default") if file is None else Path(file)
+
+
 def positions(path: Path, position: int | None) -> Iterator[Position]:
     """The positions of a snapshot file, or only the N-th (0-based); errors name the file and line."""
     if position is not None and position < 0:
@@ -92,6 +102,8 @@ def positions(path: Path, position: int | None) -> Iterator[Position]:
         raise CliError(Exit.BAD_INPUT, f"{path}: not UTF-8 text") from None
     except (ValueError, RecursionError) as exc:
         raise _refused_json(path, exc) from None
+    if count == 0:  # an empty file (or a gzip of one): nothing to solve, evaluate or draw
+        raise CliError(Exit.BAD_INPUT, f"{path}: holds no position")
     if position is not None and position >= count:
         raise CliError(Exit.USAGE, f"--position {position}: {path} has {count} position(s), numbered from 0")
 

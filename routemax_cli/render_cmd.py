@@ -14,7 +14,7 @@ from typing import Any
 
 from routemax_cli import inputs
 from routemax_cli.exits import EXIT_CODES_HELP
-from solver.examples import EXAMPLES, example_path
+from solver.examples import EXAMPLES
 from solver.model.board import Board
 from solver.model.results import SolveOptions, SolveResult
 
@@ -39,7 +39,7 @@ def add_render_parser(subparsers: Any) -> None:
 
 def cmd_render(args: argparse.Namespace) -> int:
     """Write the SVG of one position with the routes asked for; the render time goes to standard error."""
-    path = example_path(args.example or "default") if args.file is None else Path(args.file)
+    path = inputs.snapshot_path(args.file, args.example)
     pos = next(iter(inputs.positions(path, args.position)))
     raw = inputs.snapshot_object(pos)
     board = inputs.board_of(raw, pos.source)

@@ -17,7 +17,7 @@ from typing import Any
 from routemax_cli import inputs
 from routemax_cli.exits import EXIT_CODES_HELP, CliError, Exit
 from routemax_cli.interrupt import run_interruptible
-from solver.examples import EXAMPLES, example_path
+from solver.examples import EXAMPLES
 
 OBJECTIVES = {"default": None, "rulebook": "RULEBOOK", "revenue-only": "REVENUE_ONLY"}
 
@@ -85,12 +85,10 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     from solver.model.results import Objective
     from solver.whatif import WhatIfOptions, run_whatif
 
-    path = example_path(args.example or "default") if args.file is None else Path(args.file)
+    path = inputs.snapshot_path(args.file, args.example)
     found = list(inputs.positions(path, args.position))
     if len(found) > 1:
         raise CliError(Exit.USAGE, f"--position: {path} holds {len(found)} positions; choose one (0-based)")
-    if not found:
-        raise CliError(Exit.BAD_INPUT, f"{path}: holds no position")
     pos = found[0]
     raw = inputs.snapshot_object(pos)
     board = inputs.board_of(raw, pos.source)

@@ -462,9 +462,25 @@ def test_an_audit_never_reads_what_it_writes(tmp_path: Path) -> None:
     assert named.returncode == 2 and "read what it writes" in _one_error_line(named.stderr)
 
 
-def test_whatif_on_a_file_with_no_position_is_bad_input(tmp_path: Path, capsys) -> None:
-    for name, data in (("empty.jsonl", b""), ("blank.jsonl.gz", gzip.compress(b"\n"))):
+@pytest.mark.parametrize("command", [["solve"], ["evaluate"], ["whatif", "--tokens"], ["render"]])
+def test_a_file_with_no_position_is_bad_input(tmp_path: Path, capsys, command: list[str]) -> None:
+    """Nothing to solve, evaluate or draw: one line, exit 3 (solve and evaluate said nothing and exited 0,
+    whatif failed with an internal error)."""
+    for name, data in (("empty.jsonl", b""), ("blank.jsonl.gz", gzip.compress(b"\n")), ("none.jsonl.gz", b"")):
         path = tmp_path / name
         path.write_bytes(data)
-        code, _out, err = _run(capsys, ["whatif", str(path), "--tokens"])
-        assert code == 3 and "no position" in _one_error_line(err)
+        code, _out, err = _run(capsys, [command[0], str(path), *command[1:]])
+        assert code == 3 and "holds no position" in _one_error_line(err), (name, err)
+
+
+def test_a_file_and_an_example_together_are_a_usage_error(capsys) -> None:
+    for command in (["solve"], ["evaluate"], ["whatif", "--tokens"], ["render"]):
+        code, _out, err = _run(capsys, [command[0], str(example_path("1830")), "--example", "1839", *command[1:]])
+        assert code == 2 and "not both" in _one_error_line(err), command
+
+
+@pytest.mark.parametrize("workers", ["-3", "x", "1.5", "99999"])
+def test_audit_workers_must_be_a_count(tmp_path: Path, capsys, workers: str) -> None:
+    code, _out, err = _run(capsys, ["audit", str(example_path("1830")), "--out", str(tmp_path / "a.jsonl"),
+                                    "--workers", workers])
+    assert code == 2 and "--workers" in err and not (tmp_path / "a.jsonl").exists()
