@@ -97,28 +97,23 @@ static int may_stand(uint8_t term, int32_t index, int32_t count) {
     return (!(term & TERM_FIRST) || first) && (!(term & TERM_LAST) || last);
 }
 
+/* *p resized to `bytes`: whether it could be (left as it was when not) */
+static int resize(void **p, size_t bytes) {
+    void *q = realloc(*p, bytes);
+    if (!q) return 0;
+    *p = q;
+    return 1;
+}
+
+#define RESIZE(field, count) resize((void **)&(field), (size_t)(count) * sizeof *(field))
+
 static int grow_routes(WalkOut *o, int64_t routes, int32_t tw) {
     if (routes <= o->cap_routes) return 1;
     int64_t cap = o->cap_routes ? o->cap_routes * 2 : 1024;
     while (cap < routes) cap *= 2;
-    int32_t *off = realloc(o->off, (size_t)(cap + 1) * sizeof(int32_t));
-    if (!off) return 0;
-    o->off = off;
-    uint64_t *masks = realloc(o->masks, (size_t)cap * (size_t)tw * sizeof(uint64_t));
-    if (!masks) return 0;
-    o->masks = masks;
-    int32_t *cross = realloc(o->cross, (size_t)cap * sizeof(int32_t));
-    if (!cross) return 0;
-    o->cross = cross;
-    int32_t *cost = realloc(o->cost, (size_t)cap * sizeof(int32_t));
-    if (!cost) return 0;
-    o->cost = cost;
-    uint8_t *token = realloc(o->token, (size_t)cap);
-    if (!token) return 0;
-    o->token = token;
-    uint64_t *codes = realloc(o->codes, (size_t)cap * 2 * sizeof(uint64_t));
-    if (!codes) return 0;
-    o->codes = codes;
+    if (!RESIZE(o->off, cap + 1) || !RESIZE(o->masks, cap * tw) || !RESIZE(o->cross, cap) ||
+        !RESIZE(o->cost, cap) || !RESIZE(o->token, cap) || !RESIZE(o->codes, cap * 2))
+        return 0;
     o->cap_routes = cap;
     return 1;
 }
@@ -127,13 +122,7 @@ static int grow_entries(WalkOut *o, int64_t entries) {
     if (entries <= o->cap_entries) return 1;
     int64_t cap = o->cap_entries ? o->cap_entries * 2 : 8192;
     while (cap < entries) cap *= 2;
-    if (cap > INT32_MAX) return 0;
-    int32_t *nodes = realloc(o->nodes, (size_t)cap * sizeof(int32_t));
-    if (!nodes) return 0;
-    o->nodes = nodes;
-    int32_t *steps = realloc(o->steps, (size_t)cap * sizeof(int32_t));
-    if (!steps) return 0;
-    o->steps = steps;
+    if (cap > INT32_MAX || !RESIZE(o->nodes, cap) || !RESIZE(o->steps, cap)) return 0;
     o->cap_entries = cap;
     return 1;
 }

@@ -8,15 +8,15 @@ lists of any candidate sequence without making a candidate.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import overload
 
 import numpy as np
 
+from solver.routes.made_on_read import MadeOnRead
 from solver.routes.pricing import Candidate, RouteBuilder, Scan
 from solver.routes.walk_native import WalkedShapes, shape_list
 
 
-class PricedOnRead(Sequence[Candidate]):
+class PricedOnRead(MadeOnRead[Candidate]):
     """The candidates of one walk, in order: each either made (`add`) or a shape whose candidate is made
     when first read (`add_shape`: its values per class and its track known); a candidate read twice is one
     object."""
@@ -46,21 +46,9 @@ class PricedOnRead(Sequence[Candidate]):
         for cand in cands:
             self.add(cand)
 
-    def __len__(self) -> int:
-        return len(self.made)
-
-    @overload
-    def __getitem__(self, r: int) -> Candidate: ...
-
-    @overload
-    def __getitem__(self, r: slice) -> list[Candidate]: ...
-
-    def __getitem__(self, r: int | slice) -> Candidate | list[Candidate]:
-        if isinstance(r, slice):
-            return [self[i] for i in range(*r.indices(len(self)))]
-        cand = self.made[r]
-        if cand is None:  # the classes it earns something for, in the order the builder gave them
-            cand = self.made[r] = self.builder.price(self.shape_of[r], tuple(self.totals[r]))[0]
+    def make_item(self, r: int) -> Candidate:
+        """Candidate r, priced for the classes it earns something for, in the order the builder gave them."""
+        cand = self.made[r] = self.builder.price(self.shape_of[r], tuple(self.totals[r]))[0]
         return cand
 
 

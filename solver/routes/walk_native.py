@@ -24,6 +24,7 @@ from solver.model.cancel import CancelToken
 from solver.model.legs import Leg
 from solver.native import library
 from solver.routes.leg_graph import LegGraph
+from solver.routes.made_on_read import MadeOnRead
 from solver.routes.route_bound import ReachBound
 from solver.routes.route_shape import CHECK_EVERY, KIND_BITS, KIND_SHIFT, RouteShape, WalkRules
 
@@ -369,7 +370,7 @@ def shape_list(shapes: Sequence[RouteShape], scan: Expiring | None = None) -> Se
 MAKE_BLOCK = 4096  # routes made at once (`WalkedShapes.make_all`) between looks at the clock and the cancel token
 
 
-class WalkedShapes(Sequence[RouteShape]):
+class WalkedShapes(MadeOnRead[RouteShape]):
     """The routes of a compiled walk, in order: arrays, each made a `RouteShape` when first read, or a block
     at a time (`make_all`: cheaper when most are read)."""
 
@@ -392,9 +393,6 @@ class WalkedShapes(Sequence[RouteShape]):
     def fit_keys(self) -> Iterator[tuple[bool, int, int]]:
         """Per route, its token, crossings and visit cost."""
         return zip(self.token_array.astype(bool).tolist(), self.cross_array.tolist(), self.cost_array.tolist())
-
-    def __len__(self) -> int:
-        return len(self.made)
 
     def mask(self, k: int) -> int:
         """Route k's track bits."""
@@ -455,22 +453,10 @@ class WalkedShapes(Sequence[RouteShape]):
     def __iter__(self) -> Iterator[RouteShape]:
         return iter(self.made_all())
 
-    @overload
-    def __getitem__(self, k: int) -> RouteShape: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[RouteShape]: ...
-
-    def __getitem__(self, k: int | slice) -> RouteShape | list[RouteShape]:
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        shape = self.made[k]
-        if shape is None:
-            if k < 0:
-                k += len(self.made)
-            self._make(k, k + 1)
-            shape = self.made[k]
-        return shape  # type: ignore[return-value]
+    def make_item(self, k: int) -> RouteShape:
+        """Route k's shape, made alone."""
+        self.make(np.asarray([k], dtype=np.int64))
+        return self.made[k]  # type: ignore[return-value]
 
     def lengths(self) -> list[int]:
         """Per route, its number of stops."""
