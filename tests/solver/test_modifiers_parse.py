@@ -89,7 +89,7 @@ def test_list_itself_must_be_a_list() -> None:
 def test_snapshot_carries_modifiers_and_revenue_model() -> None:
     b, _ = chain_board([10, 20])
     snap = b.snapshot()
-    snap["modifiers"] = [STOP, DROP]
+    snap["modifiers"] = [{**STOP, "hexes": {"H1": 30}}, DROP]  # a hex of this board
     snap["revenue_model"] = "modifiers"
     board = board_from_snapshot(snap)
     assert [type(m) for m in board.modifiers] == [StopBonus, DropLowestRoute]
