@@ -137,8 +137,10 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     if walked is not None:
         if arrays:  # the same routes in the same order, as arrays
             return walked
-        shapes, complete = walked  # made a block at a time until the deadline or the cancel: a prefix then
-        whole = shapes.make_all(_Expiry(deadline, cancel))
+        # made a block at a time until a cancel (a prefix then); not cut by the deadline: the kernel kept no
+        # more routes than the Python walk would have made by then
+        shapes, complete = walked
+        whole = shapes.make_all(_Expiry(None, cancel))
         return (shapes.made if whole else [s for s in shapes.made if s is not None]), complete and whole  # type: ignore[return-value]
     nodes = board.nodes
     out: list[RouteShape] = []

@@ -1,9 +1,9 @@
-"""`walk.enumerate_routes` without a branch and bound (plain, or with the two-train floors), run by the compiled
-walk (`solver/native/routewalk.c`): the same routes in the same order, kept as arrays (`WalkedShapes`) and
+"""`walk.enumerate_routes` (plain, with the two-train floors, or the one-train branch and bound), run by the
+compiled walk (`solver/native/routewalk.c`): the same routes in the same order, kept as arrays (`WalkedShapes`) and
 made `RouteShape`s only when read; the stop pay of every route summed per table in one pass
 (`WalkedShapes.values`). The Python walk is the reference (the tests run both and compare them) and runs
-wherever the kernel does not apply: a branch and bound, a bound without floors, list or classed trains, more
-than 64 node groups, or no built kernel."""
+wherever the kernel does not apply: a graph of under NATIVE_FROM_LEGS legs, classed or flood trains, more than
+64 node groups, values beyond 64 bits, or no built kernel."""
 
 from __future__ import annotations
 
@@ -116,8 +116,8 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
                   floors: Sequence[tuple[int, int]] = (), improve: Improve | None = None, avoid: int = 0
                   ) -> tuple[WalkedShapes, bool] | None:
     """`enumerate_routes(board, graph, trains, cap, deadline, rules, cancel, bound, floors, improve, avoid)` by
-    the kernel: the routes and whether the walk was complete; None where the kernel does not apply (a bound
-    counting a list train's row, or with neither floors nor `improve`) or is not built. A branch and bound
+    the kernel: the routes and whether the walk was complete; None where the kernel does not apply (a small
+    graph, a bound with neither floors nor `improve`, trains it cannot measure) or is not built. A branch and bound
     (`improve`) walks in the plain order, so its routes are that order's: `improve` is handed each route
     with its place there, and gives the same best route (the first in that order of those earning most)."""
     if sum(map(len, graph.legs_from.values())) < NATIVE_FROM_LEGS:

@@ -6,6 +6,7 @@ hold is refused."""
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import threading
 import time
@@ -119,3 +120,28 @@ def test_an_objective_the_enum_does_not_hold_is_refused(web: WebServers,
     answer = post_json(web.http_port, "Solve", {"snapshotJson": SMALL, "objective": 7})
     assert answer.status == 400 and "objective" in answer.json()["message"]
     assert web_stub.Solve(pb.SolveRequest(snapshot_json=SMALL, objective=pb.REVENUE_ONLY), timeout=30).revenue > 0
+
+
+def test_a_call_whose_deadline_passes_while_it_waits_is_not_logged_as_cancelled(
+        channel: grpc.Channel, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="routemax.request")
+    stub = pb_grpc.RouteServiceStub(channel)
+    held = _busy(stub, 10.0)
+    seen = []
+    for timeout in (1.0, 1.3):
+        with pytest.raises(grpc.RpcError) as err:
+            stub.Solve(pb.SolveRequest(snapshot_json=SMALL), timeout=timeout)
+        seen.append(err.value.code().name)
+    held.cancel()
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        logged = [r.fields["code"] for r in caplog.records
+                  if r.name == "routemax.request" and r.fields.get("method") == "Solve" and r.fields["code"] != "OK"]
+        if len(logged) >= 3:
+            break
+        time.sleep(0.05)
+    assert seen == ["DEADLINE_EXCEEDED", "DEADLINE_EXCEEDED"]
+    # the held call, cancelled, is the one CANCELLED; a waiting call is not (the server may see the deadline
+    # come before grpc does: no worker free before the deadline)
+    assert len(logged) == 3 and logged.count("CANCELLED") == 1
+    assert all(code in ("DEADLINE_EXCEEDED", "RESOURCE_EXHAUSTED", "CANCELLED") for code in logged)

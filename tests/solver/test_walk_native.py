@@ -110,9 +110,11 @@ def test_a_walk_cut_short_stops_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     # the kernel stops as the Python walk does; the shapes made from its routes stop at the cancel too
     assert not cancelled_complete and not python_complete and cancelled == python[:len(cancelled)]
     assert len(cancelled) < 5_000
-    # past its deadline: a few routes (the kernel keeps no more than the Python walk would by then)
+    # past its deadline: the first route (the kernel keeps no more than the Python walk would by then), made
+    # though the deadline has passed
     (late, late_complete), (python, python_complete) = _walks(board, monkeypatch, deadline=time.monotonic() - 1)
-    assert not late_complete and not python_complete and late == python[:len(late)] and len(python) < 100
+    assert not late_complete and not python_complete and len(python) < 100
+    assert len(late) == 1 and late == python[:1]
     # a deadline ahead: the routes the Python walk would keep by then at most (`PYTHON_ROUTES_PER_SECOND`)
     (paced, paced_complete), _python_walk = _walks(board, monkeypatch, deadline=time.monotonic() + 0.01)
     assert not paced_complete and 0 < len(paced) <= 0.01 * walk_native.PYTHON_ROUTES_PER_SECOND
