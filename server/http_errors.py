@@ -96,6 +96,8 @@ class JsonErrors:
         if status == HTTPStatus.UNSUPPORTED_MEDIA_TYPE:
             sent = Headers(scope=scope).get("content-type")
             what = f"content-type {sent!r} is not accepted" if sent else "no content-type"
+            if sent and sent.split(";")[0].strip() in answer.get("accept-post", ""):  # a stream's unary type
+                return code, f"{what} by {path}, a stream: send application/connect+json or application/connect+proto"
             return code, f"{what}: send {answer.get('accept-post', 'application/json')}"
         line = " ".join(text.decode("utf-8", "replace").split())
         return code, line or _phrase(status)

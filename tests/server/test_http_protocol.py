@@ -147,6 +147,9 @@ def test_a_wrong_content_type_is_refused_with_the_accepted_ones(web: WebServers)
     ("POST", SOLVE_PATH, {"content-type": "text/plain;charset=UTF-8"}, 415, "unknown",  # fetch's default
      "content-type 'text/plain;charset=UTF-8' is not accepted: send application/json, application/proto"),
     ("POST", SOLVE_PATH, {}, 415, "unknown", "no content-type: send application/json, application/proto"),
+    ("POST", "/routemax.v1.RouteService/Audit", JSON, 415, "unknown",  # a stream takes Connect's stream types
+     "content-type 'application/json' is not accepted by /routemax.v1.RouteService/Audit, a stream: send "
+     "application/connect+json or application/connect+proto"),
     ("GET", SOLVE_PATH, {}, 405, "unknown", f"GET {SOLVE_PATH} is not allowed: call it with POST"),
     ("POST", "/routemax.v1.RouteService/solve", JSON, 404, "unimplemented",
      "routemax.v1.RouteService has no method 'solve' here; its methods: Solve, Evaluate, ListRulesets, "),
