@@ -111,8 +111,8 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
                      deadline: float | None = None, rules: WalkRules | None = None,
                      cancel: CancelToken | None = None, bound: ReachBound | None = None,
                      improve: Callable[[RouteShape, tuple[int, ...]], int] | None = None,
-                     floors: Sequence[tuple[int, int]] = (), avoid: int = 0, arrays: bool = False
-                     ) -> tuple[Sequence[RouteShape], bool]:
+                     floors: Sequence[tuple[int, int]] = (), avoid: int = 0, arrays: bool = False,
+                     native: bool = True) -> tuple[Sequence[RouteShape], bool]:
     """Every route (one direction only) that passes the shape rules and fits some train's distance,
     and whether the list is complete (False when the cap, the deadline or `cancel` cut it short).
 
@@ -130,10 +130,12 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
     `avoid`: track bits no route may use.
     The compiled walk runs where it applies (`walk_native`): the same routes, given as a list, or with
     `arrays` as its arrays (`WalkedShapes`, each route made when read); a branch and bound there walks in
-    the plain order (the same best route).
+    the plain order (the same best route). `native=False` keeps to the Python walk (a caller whose walks keep
+    few routes over many legs, where the kernel's tables cost more than the walk).
     """
     rules = rules or standard_walk_rules(board)
-    walked = walk_natively(board, graph, trains, cap, deadline, rules, cancel, bound, floors, improve, avoid)
+    walked = walk_natively(board, graph, trains, cap, deadline, rules, cancel, bound, floors, improve, avoid) \
+        if native else None
     if walked is not None:
         if arrays:  # the same routes in the same order, as arrays
             return walked

@@ -23,7 +23,7 @@ from solver.routes import candidates, walk_native
 from solver.routes.leg_graph import build_leg_graph
 from solver.routes.walk import enumerate_routes, standard_walk_rules
 from solver.routes.walk_native import WalkedShapes
-from solver.rulesets.r_1873.candidates import route_shapes
+from solver.rulesets.r_1873.candidates import ANY_LENGTH, walk_rules
 from solver.rulesets.r_1873.view import harzbahn
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
@@ -88,15 +88,14 @@ def test_routes_of_any_length_and_express_trains(monkeypatch: pytest.MonkeyPatch
                                                            rules=standard_walk_rules(board, one_per_hex=True))
     assert native == python and complete and python_complete and len(native) > 100
     shapes = 0
-    for raw in stress_snapshots("1873"):
+    for raw in stress_snapshots("1873"):  # 1873's walks (its solver keeps them in Python: few routes, many legs)
         harz = board_from_snapshot(raw)
-        ctx, graph = harzbahn(harz), build_leg_graph(harz)
+        ctx = harzbahn(harz)
         for diesel in (False, True):
-            found = route_shapes(harz, ctx, graph, diesel)
-            with monkeypatch.context() as mp:
-                _python(mp)
-                assert route_shapes(harz, ctx, graph, diesel) == found
-            shapes += len(found[0])
+            (found, complete), (python, python_complete) = _walks(harz, monkeypatch, trains=[ANY_LENGTH],
+                                                                  rules=walk_rules(harz, ctx, diesel))
+            assert found == python and complete == python_complete
+            shapes += len(found)
     assert shapes > 500
 
 

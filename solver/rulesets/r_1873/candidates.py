@@ -49,8 +49,10 @@ def walk_rules(board: Board, ctx: Harzbahn, diesel: bool) -> WalkRules:
 def route_shapes(board: Board, ctx: Harzbahn, graph: LegGraph, diesel: bool,
                  deadline: float | None = None, cancel: CancelToken | None = None) -> tuple[list[Shape], bool]:
     """Every legal route of one kind (mining or diesel), and whether the list is complete."""
+    # the Python walk: one stop per hex and the termini keep few routes over many legs, which it walks in less
+    # time than the compiled walk's tables take (0.6 against 1.1 ms, the median of 1873's stress and railway boards)
     raw, complete = enumerate_routes(board, graph, [ANY_LENGTH], deadline=deadline,
-                                     rules=walk_rules(board, ctx, diesel), cancel=cancel)
+                                     rules=walk_rules(board, ctx, diesel), cancel=cancel, native=False)
     out = []
     for k, (nodes, legs, mask, _cross, _cost, _token, _kinds) in enumerate(raw):
         if deadline is not None and k % 256 == 255 and time.monotonic() > deadline:
