@@ -194,15 +194,14 @@ def candidate_routes(board: Board, graph: LegGraph, classes: Sequence[Train], ca
     else:
         builder, complete, known = _walk(board, graph, classes, cap, walk_deadline, cancel, with_subsidy, lazy)
         if lazy is not None and len(builder.shapes) * len(classes) >= LAZY_FROM:
-            options = _bounded_options(builder, scan)
-            cands, skipped, priced_all = _lazy(builder, options, lazy, deadline, cancel, known)
+            cands, skipped, priced_all = _lazy(builder, _bounded_options(builder, scan), lazy, deadline, cancel, known)
             complete = complete and priced_all
             if stats is not None:
                 stats["never_priced"] = float(skipped)
         elif on_read and complete and len(builder.shapes) >= ON_READ_FROM:
             cands = every_route_on_read(builder, scan)
         else:
-            builder.shapes = shape_list(builder.shapes, scan)
+            builder.shapes = shape_list(builder.shapes, scan.expired)
             cands = _every_route(builder, scan)
     cands.extend(builder.locals())
     if stats is not None:

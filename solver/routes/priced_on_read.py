@@ -61,7 +61,7 @@ def every_route_on_read(builder: RouteBuilder, scan: Scan) -> PricedOnRead:
         found = _on_read_walked(builder, scan, builder.shapes)
         if found is not None:
             return found
-        builder.shapes = shape_list(builder.shapes, scan)  # every one is read
+        builder.shapes = shape_list(builder.shapes, scan.expired)  # every one is read
     out = PricedOnRead(builder)
     shapes, keep_zero = builder.shapes, builder.keep_zero
     plans: dict[tuple[int, ...], _Plan | None] = {}  # per set of classes that may run a shape, how to price it
@@ -157,15 +157,13 @@ def _on_read_walked(builder: RouteBuilder, scan: Scan, shapes: WalkedShapes) -> 
     keep_zero = builder.keep_zero
     add_shape_of, add_made, add_totals, add_mask = out.shape_of.append, out.made.append, out.totals.append, \
         out.masks.append
-    usual_at: list[int] = []  # the places of the routes priced as usual (their track read at the end)
     value_of, is_kept = value.tolist(), kept.tolist()
     for i, k in enumerate(np.flatnonzero(kept | others).tolist()):
         if i % 256 == 255 and scan.expired():
             scan.walked += k
             break
         fit = fits[k]
-        if is_kept[k]:  # priced as usual, every class paid alike: one sum
-            usual_at.append(k)
+        if is_kept[k]:  # priced as usual, every class paid alike: one sum (its track read at the end)
             add_shape_of(k)
             add_made(None)
             add_totals(dict.fromkeys(fit, value_of[k]))
@@ -180,18 +178,14 @@ def _on_read_walked(builder: RouteBuilder, scan: Scan, shapes: WalkedShapes) -> 
                     totals.update(dict.fromkeys(classes, paid))
             totals = {ci: totals[ci] for ci in fit if ci in totals}  # the classes' order
             if totals:
-                usual_at.append(k)
-                add_shape_of(k)
-                add_made(None)
-                add_totals(totals)
-                add_mask(0)
+                out.add_shape(k, totals, 0)
             continue
         for cand in builder.price(k, fit):
             if cand is not None and cand.revenue:
                 out.add(cand)
     else:
         scan.walked += len(fits)
-    masks = iter(shapes.masks_of(usual_at))
+    masks = iter(shapes.masks_of([k for k in out.shape_of if k >= 0]))  # the routes priced as usual
     out.masks = [next(masks) if k >= 0 else m for k, m in zip(out.shape_of, out.masks)]
     return out
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from solver.model.board import Board, Node, Train, route_may_pass
 from solver.model.cancel import CancelToken
@@ -34,21 +33,8 @@ def standard_walk_rules(board: Board, one_per_hex: bool = False, forbidden: froz
 REACH_LEFT_MAX_STOPS = 40  # a flat walk over more stops does without `reach_left`: its search per step costs more
 
 
-@dataclass
-class _Expiry:
-    """Whether a walk's deadline passed or its cancel token was set (`WalkedShapes.make_all` asks)."""
-
-    deadline: float | None
-    cancel: CancelToken | None
-
-    def expired(self) -> bool:
-        return (self.deadline is not None and time.monotonic() > self.deadline) or \
-            (self.cancel is not None and self.cancel.cancelled)
-
-
 class _Stop(Exception):
     """Raised inside the walk when the cap or the deadline is reached."""
-
 
 
 
@@ -142,7 +128,7 @@ def enumerate_routes(board: Board, graph: LegGraph, trains: Sequence[Train], cap
         # made a block at a time until a cancel (a prefix then); not cut by the deadline: the kernel kept no
         # more routes than the Python walk would have made by then
         shapes, complete = walked
-        whole = shapes.make_all(_Expiry(None, cancel))
+        whole = shapes.make_all(None if cancel is None else (lambda: cancel.cancelled))  # type: ignore[union-attr]
         return (shapes.made if whole else [s for s in shapes.made if s is not None]), complete and whole  # type: ignore[return-value]
     nodes = board.nodes
     out: list[RouteShape] = []

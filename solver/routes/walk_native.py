@@ -15,7 +15,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, overload
+from typing import overload
 
 import numpy as np
 
@@ -352,19 +352,12 @@ def _view(address: int | None, count: int, dtype: type) -> np.ndarray:
     return np.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(ctype)), shape=(count,))
 
 
-class Expiring(Protocol):
-    """What tells a long making of shapes to stop (`pricing.Scan`)."""
-
-    def expired(self) -> bool: ...
-
-
-def shape_list(shapes: Sequence[RouteShape], scan: Expiring | None = None) -> Sequence[RouteShape]:
-    """The shapes of a walk as a list (a compiled walk's made a block at a time); with `scan`, until its
-    deadline or cancel token cuts it short (`Scan.cut`): then the compiled walk's shapes, the rest made when
-    read."""
+def shape_list(shapes: Sequence[RouteShape], stop: Callable[[], bool] | None = None) -> Sequence[RouteShape]:
+    """The shapes of a walk as a list (a compiled walk's made a block at a time); with `stop`, until it says
+    so (a deadline, a cancel): then the compiled walk's shapes, the rest made when read."""
     if not isinstance(shapes, WalkedShapes):
         return shapes
-    return shapes.made if shapes.make_all(scan) else shapes  # type: ignore[return-value]
+    return shapes.made if shapes.make_all(stop) else shapes  # type: ignore[return-value]
 
 
 MAKE_BLOCK = 4096  # routes made at once (`WalkedShapes.make_all`) between looks at the clock and the cancel token
@@ -435,12 +428,11 @@ class WalkedShapes(MadeOnRead[RouteShape]):
         ks = np.arange(start, stop, dtype=np.int64)
         self.make(ks[[self.made[k] is None for k in range(start, stop)]])
 
-    def make_all(self, scan: Expiring | None = None) -> bool:
-        """Make every route's shape, a block at a time; with `scan`, until it is cut short. Whether all are
-        made."""
+    def make_all(self, stop: Callable[[], bool] | None = None) -> bool:
+        """Make every route's shape, a block at a time, asking `stop` before each. Whether all are made."""
         n = len(self.made)
         for start in range(0, n, MAKE_BLOCK):
-            if scan is not None and scan.expired():
+            if stop is not None and stop():
                 return False
             self._make(start, min(n, start + MAKE_BLOCK))
         return True
