@@ -82,7 +82,7 @@ class RouteService(pb_grpc.RouteServiceServicer):
 
     def _wait_for_slot(self, context: grpc.ServicerContext) -> None:
         """Take a computing slot: RESOURCE_EXHAUSTED when MAX_WAITING calls wait already or none is free
-        before the deadline, CANCELLED when the client leaves meanwhile."""
+        before the deadline; when the call ends meanwhile, what its client saw (DEADLINE_EXCEEDED, CANCELLED)."""
         if self.long_calls.acquire(blocking=False):
             return
         if not self.waiting.acquire(blocking=False):
