@@ -151,9 +151,17 @@ def _emit(level: int, fields: dict[str, Any], context: Any, failed: bool, t0: fl
     log.log(level, "request", extra={"fields": fields})
 
 
+DEADLINE_SLACK_S = 0.05  # a call that ends this close to its deadline ended by it (grpc's clock and ours differ)
+
+
+def ended_by_deadline(context: Any) -> bool:
+    """Whether a call that is no longer active ended because its deadline passed."""
+    remaining = context.time_remaining()
+    return remaining is not None and remaining <= DEADLINE_SLACK_S
+
+
 def _cut_short(context: Any, in_flight: InFlight) -> grpc.StatusCode:
     """Why a call ended before its answer was sent."""
-    remaining = context.time_remaining()
-    if remaining is not None and remaining <= 0:
+    if ended_by_deadline(context):
         return grpc.StatusCode.DEADLINE_EXCEEDED
     return grpc.StatusCode.UNAVAILABLE if in_flight.cut_off() else grpc.StatusCode.CANCELLED

@@ -40,7 +40,6 @@ SPARE_THREADS = 32  # threads beyond the computing ones: health, light calls, ca
 MAX_WAITING = SPARE_THREADS // 2
 MAX_AUDIT_STREAMS = SPARE_THREADS // 4
 WHATIF_CUTOFF = 0.8  # of a WhatIf call's deadline: a scenario whose turn comes later is not solved
-DEADLINE_SLACK_S = 0.05  # a call that ends this close to its deadline ended by it (grpc's clock and ours differ)
 WAIT_STEP_S = 0.25  # a call waiting for a slot looks this often whether its client is still there
 
 
@@ -96,8 +95,7 @@ class RouteService(pb_grpc.RouteServiceServicer):
                 if self.long_calls.acquire(timeout=WAIT_STEP_S if remaining is None else min(WAIT_STEP_S, remaining)):
                     return
                 if not context.is_active():  # what its client saw: its deadline passed, or it went away
-                    left = context.time_remaining()
-                    if left is not None and left <= DEADLINE_SLACK_S:
+                    if request_log.ended_by_deadline(context):
                         context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed while the call waited "
                                                                          "for a worker")
                     context.abort(grpc.StatusCode.CANCELLED, "the call ended while it waited for a worker")
