@@ -18,6 +18,7 @@ from typing import Any
 
 from solver.input.hex_texts import HexTexts
 from solver.model.board import Hex, Node, Path
+from solver.model.walk_memo import WalkMemo
 
 Known = tuple[Hex, tuple[Node, ...], tuple[Path, ...]]
 
@@ -31,6 +32,7 @@ class HexReuse:
         self._known: dict[str, tuple[bytes, Known, dict[str, Any]]] = {}  # hex id -> bytes, reading, raw hex
         self._checked: dict[int, Hex] = {}  # id -> a hex kept that passed the checks of its own fields (held)
         self._texts = HexTexts()
+        self.walks = WalkMemo()  # the legs walked from a node, kept while the hexes they read are these
 
     def loads(self, text: str | bytes, where: str) -> Any:
         """A snapshot's JSON text read as `jsonread.loads` reads it, its unchanged hexes taken from the last

@@ -488,7 +488,8 @@ def _axes(snap: dict[str, Any]) -> dict[str, Any]:
 
 def board_from_snapshot(snap: dict[str, Any], reuse: HexReuse | None = None) -> Board:
     """Build and validate a Board from one snapshot object; every field out of spec is a BoardError.
-    With `reuse`, hexes equal to ones read before are taken from it (`solver.input.hex_reuse`)."""
+    With `reuse`, hexes equal to ones read before are taken from it (`solver.input.hex_reuse`), and legs
+    walked on boards read before over hexes unchanged (`solver.model.walk_memo`)."""
     snap = obj(snap, "snapshot")
     if snap.get("format") != SNAPSHOT_FORMAT:
         raise BoardError("format", f"expected {SNAPSHOT_FORMAT!r}, got {kind_of(snap.get('format'))}")
@@ -520,6 +521,8 @@ def board_from_snapshot(snap: dict[str, Any], reuse: HexReuse | None = None) -> 
         revenue_model=_revenue_model(snap), extra=extra,
     )
     validate_board(board, reuse)
+    if reuse is not None:
+        reuse.walks.bind(board)
     return board
 
 

@@ -152,6 +152,8 @@ class Board:
     modifiers: tuple = ()  # game-specific route rules as data (solver.modifiers.model)
     revenue_model: str = ""  # the snapshot's `revenue_model` ("generic", "modifiers", ...), "" when not given
     extra: dict[str, Any] = field(default_factory=dict)
+    # the legs walked on boards read before with one `HexReuse` (`solver.model.walk_memo.BoardWalks`), or None
+    walks: Any = field(default=None, compare=False, repr=False)
 
     def train(self, train_id: str) -> Train:
         for t in self.trains:

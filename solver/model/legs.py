@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from solver.model.board import Board, Path, PathEnd
 from solver.model.errors import BoardError
 from solver.model.limits import MAX_BOARD_WALK_STEPS, MAX_WALK_STEPS
+from solver.model.walk_memo import Walked, WalkMemo
 
 TrackKey = tuple
 _new = object.__new__
@@ -96,10 +97,13 @@ Way = tuple[Path, tuple[int, int], "str | None", "tuple | None", "tuple[int, int
 class PathIndex:
     """Per board: each way through a path (`Way`, with the path's track keys) by where it is entered.
     A hex's paths (`Hex.paths`) are read when a walk first reaches the hex (most walks stay near the
-    company's stations), then kept for every walk."""
+    company's stations), then kept for every walk. `memo`: the legs walked on boards read before, when
+    this board was read with a `HexReuse` (`solver.model.walk_memo`)."""
 
     def __init__(self, board: Board) -> None:
         self.board = board
+        walks = board.walks
+        self.memo: WalkMemo | None = walks.memo_for(board) if walks is not None else None
         self.steps = 0  # path steps walked over this board, held to MAX_BOARD_WALK_STEPS
         # (hex, edge, node) -> the ways into a path from there, in the board's order of paths
         self.entries: dict[tuple[str, int | None, str | None], list[Way]] = {}
@@ -140,9 +144,11 @@ class PathIndex:
                     found.append(way)
 
 
-def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start: str) -> list[Leg]:
+def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start: str,
+          seen: set[str] | None = None) -> list[Leg]:
     """Depth-first enumeration of the legs from node `start`, with an explicit stack (no recursion, so a
-    chain of track as long as a board may hold never reaches Python's recursion limit).
+    chain of track as long as a board may hold never reaches Python's recursion limit). `seen`, when given,
+    gets the id of each hex whose ways the walk reads.
 
     Each stack frame holds the next ways through a path to try after the chain's last path; a frame
     that runs out takes its path off the chain again. The ways that may follow are listed when their
@@ -159,6 +165,8 @@ def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start:
                                         if not way[0].ignore and (allowed is None or way[0].track in allowed)])]
     steps = 0
     steps_before = index.steps  # the board's steps before this walk
+    if seen is not None:
+        seen.add(first.hex)
     while stack:
         step = next(stack[-1], None)
         if step is None:
@@ -192,6 +200,8 @@ def _walk(board: Board, index: PathIndex, allowed: frozenset[str] | None, start:
         else:
             if ahead[0] not in read_hexes:
                 read(ahead[0])
+            if seen is not None:
+                seen.add(ahead[0])
             track = path.track
             nexts = [way for way in entries.get(ahead, ())  # one gauge and one lane meet at once (most track)
                      if way[0].id not in in_chain and way[0].id != pid
@@ -228,8 +238,35 @@ def _leg(a: str, b: str, paths: list[Path], keys: Iterable[TrackKey]) -> Leg:
 
 def walk_legs(board: Board, node_id: str, allowed_tracks: frozenset[str] | None = None,
               index: PathIndex | None = None) -> list[Leg]:
-    """Every leg that starts at `node_id`; pass one `index` for many calls on one board."""
-    return _walk(board, index or PathIndex(board), allowed_tracks, node_id)
+    """Every leg that starts at `node_id`; pass one `index` for many calls on one board. On a board read
+    with a `HexReuse`, the walk from this node on a board read before is taken again when it read nothing
+    that differs (`_walk_again`)."""
+    index = index or PathIndex(board)
+    if index.memo is None:
+        return _walk(board, index, allowed_tracks, node_id)
+    return _walk_again(board, index, index.memo, allowed_tracks, node_id)
+
+
+def _walk_again(board: Board, index: PathIndex, memo: WalkMemo, allowed: frozenset[str] | None,
+                start: str) -> list[Leg]:
+    """The legs from `start` as `_walk` gives them, taken from `memo` when the walk kept there read the very
+    same hexes (`Hex` objects: their paths and nodes) and the same neighbours on the board or not: its legs,
+    its steps added to the board's. A walk past the board's limit of steps, or not kept, is walked (and
+    kept); a walk that fails is not kept, so it fails again as it did."""
+    key = (start, allowed)
+    hexes = board.hexes
+    walked = memo.get(key, hexes)
+    if walked is not None and index.steps + walked.steps <= MAX_BOARD_WALK_STEPS:
+        index.steps += walked.steps
+        return list(walked.legs)
+    seen: set[str] = set()
+    before = index.steps
+    legs = _walk(board, index, allowed, start, seen)
+    read = [hexes[hid] for hid in seen]
+    around = {nb for hx in read for nb in hx.neighbors.values()}.difference(seen)
+    memo.put(key, Walked(tuple(legs), index.steps - before, tuple(zip(seen, read)),
+                         tuple([(nb, nb in hexes) for nb in around])))
+    return legs
 
 
 REUSED_TRACK = "a leg uses the same track twice"

@@ -1,0 +1,89 @@
+"""Legs walked from a node, kept for the next board: a batch audit reads the positions of a game one after
+the other with one `HexReuse`, which gives an unchanged hex as the very `Hex` read before, with the very
+nodes and paths (`solver.input.hex_reuse`). A walk from a node (`legs.walk_legs`) reads only the hexes it
+enters (their `Hex`, paths and nodes) and whether each neighbour of those is on the board; when each of
+those hexes is the same object again, each neighbour is on the board or not as before, and the walk allows
+the same gauges, it walks the same legs in the same order, over the same number of steps.
+
+That holds on a board as read (`board_from_snapshot` with a `HexReuse`, which binds the memo to it:
+`WalkMemo.bind`): there a hex's nodes and paths are those it was read with. A board made from it with
+other nodes or paths (a ruleset's view, a what-if) holds other dicts, and walks anew (`BoardWalks.memo_for`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+Key = tuple[str, "frozenset[str] | None"]  # (start node, the gauges a walk may use; None: all)
+
+
+@dataclass(frozen=True, slots=True)
+class Walked:
+    """One walk as it went: its legs in order, its path steps, and what of the board it read."""
+
+    legs: tuple[Any, ...]
+    steps: int
+    hexes: tuple[tuple[str, Any], ...]  # (hex id, the Hex) of each hex whose paths the walk read
+    around: tuple[tuple[str, bool], ...]  # (hex id, whether on the board) of their other neighbours
+
+
+class WalkMemo:
+    """The last walk per (start node, gauges), for boards read one after another (one per batch, held
+    by its `HexReuse`). Bounded: past LIMIT walks or LEG_LIMIT legs held, all is dropped."""
+
+    LIMIT = 20_000
+    LEG_LIMIT = 400_000
+
+    def __init__(self) -> None:
+        self._walks: dict[Key, Walked] = {}
+        self._legs = 0  # legs held over all walks
+
+    def bind(self, board: Any) -> None:
+        """Let walks over this board (as read, its hexes, nodes and paths as they are now) use the memo."""
+        board.walks = BoardWalks(self, board.hexes, board.nodes, board.paths)
+
+    def get(self, key: Key, hexes: dict[str, Any]) -> Walked | None:
+        """The walk kept for `key` when it read nothing that differs on a board with these hexes."""
+        walked = self._walks.get(key)
+        if walked is None:
+            return None
+        get = hexes.get
+        for hid, hx in walked.hexes:
+            if get(hid) is not hx:
+                return None
+        for hid, present in walked.around:
+            if (hid in hexes) is not present:
+                return None
+        return walked
+
+    def put(self, key: Key, walked: Walked) -> None:
+        """Keep a walk (replacing the one kept for its key)."""
+        old = self._walks.pop(key, None)
+        if old is not None:
+            self._legs -= len(old.legs)
+        if len(self._walks) >= self.LIMIT or self._legs + len(walked.legs) > self.LEG_LIMIT:
+            self._walks.clear()
+            self._legs = 0
+        self._walks[key] = walked
+        self._legs += len(walked.legs)
+
+    def __len__(self) -> int:
+        return len(self._walks)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardWalks:
+    """A memo bound to one board as read: its dicts of hexes, nodes and paths."""
+
+    memo: WalkMemo
+    hexes: dict[str, Any]
+    nodes: dict[str, Any]
+    paths: dict[str, Any]
+
+    def memo_for(self, board: Any) -> WalkMemo | None:
+        """The memo, when `board` holds the very dicts it was bound with (a board copied with `replace`
+        and other nodes or paths, or hexes, walks anew)."""
+        if board.hexes is self.hexes and board.nodes is self.nodes and board.paths is self.paths:
+            return self.memo
+        return None
