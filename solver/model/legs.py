@@ -255,17 +255,17 @@ def _walk_again(board: Board, index: PathIndex, memo: WalkMemo, allowed: frozens
     kept); a walk that fails is not kept, so it fails again as it did."""
     key = (start, allowed)
     hexes = board.hexes
-    walked = memo.get(key, hexes)
+    walked = memo.get(key, board)
     if walked is not None and index.steps + walked.steps <= MAX_BOARD_WALK_STEPS:
         index.steps += walked.steps
         return list(walked.legs)
     seen: set[str] = set()
     before = index.steps
     legs = _walk(board, index, allowed, start, seen)
-    read = [hexes[hid] for hid in seen]
-    around = {nb for hx in read for nb in hx.neighbors.values()}.difference(seen)
-    memo.put(key, Walked(tuple(legs), index.steps - before, tuple(zip(seen, read)),
-                         tuple([(nb, nb in hexes) for nb in around])))
+    read = [(hid, hexes[hid]) for hid in seen]
+    around = {nb for _hid, hx in read for nb in hx.neighbors.values()}.difference(seen)
+    tracks = tuple([(hid, hx, memo.track(board, hx)) for hid, hx in read])
+    memo.put(key, Walked(tuple(legs), index.steps - before, tracks, tuple([(nb, nb in hexes) for nb in around])))
     return legs
 
 

@@ -12,6 +12,7 @@ other nodes or paths (a ruleset's view, a what-if) holds other dicts, and walks 
 
 from __future__ import annotations
 
+import marshal
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,8 +25,22 @@ class Walked:
 
     legs: tuple[Any, ...]
     steps: int
-    hexes: tuple[tuple[str, Any], ...]  # (hex id, the Hex) of each hex whose paths the walk read
+    hexes: tuple[tuple[str, Any, bytes], ...]  # (hex id, the Hex, its `track_of`) of each hex whose paths it read
     around: tuple[tuple[str, bool], ...]  # (hex id, whether on the board) of their other neighbours
+
+
+def track_of(board: Any, hx: Any) -> bytes:
+    """All a walk reads of a hex (`legs.PathIndex.read`, `legs.path_keys`, `legs._walk`): its id and neighbours,
+    each of its paths (every field), and the id, hex, kind and edge of each of its nodes, as bytes (`marshal`:
+    1, 1.0 and True differ). Its revenue, tokens and the like are not read: a token placed leaves it as it was."""
+    paths, nodes = board.paths, board.nodes
+    try:
+        return marshal.dumps((hx.id, tuple(hx.neighbors.items()),
+                          tuple([(p.id, p.hex, p.a.edge, p.a.node, p.b.edge, p.b.node, p.track, p.lanes, p.terminal,
+                                  p.ignore, p.ignore_gauge_walk) for p in map(paths.__getitem__, hx.paths)]),
+                          tuple([(n.id, n.hex, n.kind, n.near_edge) for n in map(nodes.__getitem__, hx.nodes)])), 0)
+    except ValueError:  # not plain data: unlike any other (its walks are walked anew)
+        return object()  # type: ignore[return-value]
 
 
 class WalkMemo:
@@ -34,27 +49,49 @@ class WalkMemo:
 
     LIMIT = 20_000
     LEG_LIMIT = 400_000
+    HEX_LIMIT = 20_000
 
     def __init__(self) -> None:
         self._walks: dict[Key, Walked] = {}
         self._legs = 0  # legs held over all walks
+        self._tracks: dict[int, tuple[Any, bytes]] = {}  # id(Hex) -> the Hex (held) and its `track_of`
+
+    def track(self, board: Any, hx: Any) -> bytes:
+        """`track_of` the hex on this board (as read), known per Hex object once made."""
+        known = self._tracks.get(id(hx))
+        if known is not None and known[0] is hx:
+            return known[1]
+        if len(self._tracks) >= self.HEX_LIMIT:
+            self._tracks.clear()
+        made = track_of(board, hx)
+        self._tracks[id(hx)] = (hx, made)
+        return made
 
     def bind(self, board: Any) -> None:
         """Let walks over this board (as read, its hexes, nodes and paths as they are now) use the memo."""
         board.walks = BoardWalks(self, board.hexes, board.nodes, board.paths)
 
-    def get(self, key: Key, hexes: dict[str, Any]) -> Walked | None:
-        """The walk kept for `key` when it read nothing that differs on a board with these hexes."""
+    def get(self, key: Key, board: Any) -> Walked | None:
+        """The walk kept for `key` when it read nothing that differs on this board (as read)."""
         walked = self._walks.get(key)
         if walked is None:
             return None
+        hexes = board.hexes
         get = hexes.get
-        for hid, hx in walked.hexes:
-            if get(hid) is not hx:
-                return None
+        other = False  # some hex is another Hex with the same track (a token placed, another company's)
+        for hid, was, made in walked.hexes:
+            hx = get(hid)
+            if hx is not was:
+                if hx is None or self.track(board, hx) != made:
+                    return None
+                other = True
         for hid, present in walked.around:
             if (hid in hexes) is not present:
                 return None
+        if other:  # kept with this board's hexes: the next board most likely has them
+            walked = self._walks[key] = Walked(walked.legs, walked.steps,
+                                               tuple([(hid, hexes[hid], made) for hid, _was, made in walked.hexes]),
+                                               walked.around)
         return walked
 
     def put(self, key: Key, walked: Walked) -> None:
