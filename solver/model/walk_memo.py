@@ -45,26 +45,28 @@ def track_of(board: Any, hx: Any) -> bytes:
 
 class WalkMemo:
     """The last walk per (start node, gauges), for boards read one after another (one per batch, held
-    by its `HexReuse`). Bounded: past LIMIT walks or LEG_LIMIT legs held, all is dropped."""
+    by its `HexReuse`). Bounded: past LIMIT walks or LEG_LIMIT legs held, all is dropped; the tracks of hexes
+    are kept for the last Hex per hex id (as `HexReuse` keeps them), at most HEX_LIMIT ids."""
 
     LIMIT = 20_000
-    LEG_LIMIT = 400_000
+    LEG_LIMIT = 100_000
     HEX_LIMIT = 20_000
 
     def __init__(self) -> None:
         self._walks: dict[Key, Walked] = {}
         self._legs = 0  # legs held over all walks
-        self._tracks: dict[int, tuple[Any, bytes]] = {}  # id(Hex) -> the Hex (held) and its `track_of`
+        self._tracks: dict[str, tuple[Any, bytes]] = {}  # hex id -> the last Hex seen and its `track_of`
 
     def track(self, board: Any, hx: Any) -> bytes:
-        """`track_of` the hex on this board (as read), known per Hex object once made."""
-        known = self._tracks.get(id(hx))
+        """`track_of` the hex on this board (as read: a Hex object comes with the same paths and nodes
+        on every board, so its track is made once while it is the last one of its id)."""
+        known = self._tracks.get(hx.id)
         if known is not None and known[0] is hx:
             return known[1]
         if len(self._tracks) >= self.HEX_LIMIT:
             self._tracks.clear()
         made = track_of(board, hx)
-        self._tracks[id(hx)] = (hx, made)
+        self._tracks[hx.id] = (hx, made)
         return made
 
     def bind(self, board: Any) -> None:
