@@ -249,10 +249,11 @@ def walk_legs(board: Board, node_id: str, allowed_tracks: frozenset[str] | None 
 
 def _walk_again(board: Board, index: PathIndex, memo: WalkMemo, allowed: frozenset[str] | None,
                 start: str) -> list[Leg]:
-    """The legs from `start` as `_walk` gives them, taken from `memo` when the walk kept there read the very
-    same hexes (`Hex` objects: their paths and nodes) and the same neighbours on the board or not: its legs,
-    its steps added to the board's. A walk past the board's limit of steps, or not kept, is walked (and
-    kept); a walk that fails is not kept, so it fails again as it did."""
+    """The legs from `start` as `_walk` gives them, taken from `memo` when the walk kept there read hexes
+    of the same track here (`walk_memo.track_of`: paths, node kinds and edges, neighbours) and the same
+    neighbours of theirs are on the board: its very legs, its steps added to the board's. A walk past the
+    board's limit of steps, or not kept, is walked (and kept); a walk that fails is not kept, so it fails
+    again as it did."""
     key = (start, allowed)
     hexes = board.hexes
     walked = memo.get(key, board)
