@@ -1,15 +1,15 @@
 """Legs walked from a node, kept for the next board: a batch audit reads the positions of a game one after
 the other with one `HexReuse`, which gives an unchanged hex as the very `Hex` read before, with the very
 nodes and paths (`solver.input.hex_reuse`). A walk from a node (`legs.walk_legs`) reads only the hexes it
-enters (their `Hex`, paths and nodes) and whether each neighbour of those is on the board; when each of
-those hexes is the same object again, each neighbour is on the board or not as before, and the walk allows
-the same gauges, it walks the same legs in the same order, over the same number of steps.
+enters (their neighbours, paths, and the id, kind and edge of their nodes: `track_of`) and whether each
+neighbour of those is on the board; when each of those hexes has the same track again (the very Hex, or one
+read anew for a token or a revenue only), each neighbour is on the board or not as before, and the walk
+allows the same gauges, it walks the same legs in the same order, over the same number of steps.
 
 That holds on a board as read (`board_from_snapshot` with a `HexReuse`, which binds the memo to it:
 `WalkMemo.bind`): there a hex's nodes and paths are those it was read with. A board made from it with
 other nodes or paths (a ruleset's view, a what-if) holds other dicts, and walks anew (`BoardWalks.memo_for`).
 """
-
 from __future__ import annotations
 
 import marshal
