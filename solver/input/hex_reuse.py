@@ -8,18 +8,38 @@ share those objects: nothing changes a board's hexes, nodes or paths once it is 
 track on a copy, from hexes it reads itself).
 
 Snapshots given as text are best read with `HexReuse.loads` (`hex_texts.HexTexts`): a hex whose text is
-unchanged is then the very object read before, and that object needs no bytes to be known again.
+unchanged is then the very object read before, and that object needs no bytes to be known again. The
+board read last from such a text is kept too (`LastBoard`): the next board whose `hexes` list is the next
+text's holds the same objects at most places, and is read from it place by place, the changed places only
+(`solver.input.snapshot`).
 """
 
 from __future__ import annotations
 
 import marshal
+from dataclasses import dataclass
 from typing import Any
 
 from solver.input.hex_texts import HexTexts
 from solver.model.board import Hex, Node, Path
 
 Known = tuple[Hex, tuple[Node, ...], tuple[Path, ...]]
+
+
+@dataclass(slots=True)
+class LastBoard:
+    """The hexes of the last board read from a `hexes` list of `HexReuse.loads`, kept to read the next one by
+    its changes: per place in the list the raw hex, its Hex and its nodes and paths as (id, object) pairs,
+    and the board's dicts (its own copies: a board's dicts may be changed once read, these never are)."""
+
+    raws: tuple[Any, ...]
+    hexes: list[Hex]
+    node_pairs: list[tuple[tuple[str, Node], ...]]
+    path_pairs: list[tuple[tuple[str, Path], ...]]
+    hex_dict: dict[str, Hex]
+    node_dict: dict[str, Node]
+    path_dict: dict[str, Path]
+    valid: bool = False  # whether the board of these dicts passed `validate_board`
 
 
 class HexReuse:
@@ -31,12 +51,18 @@ class HexReuse:
         self._known: dict[str, tuple[bytes, Known, dict[str, Any]]] = {}  # hex id -> bytes, reading, raw hex
         self._checked: dict[int, Hex] = {}  # id -> a hex kept that passed the checks of its own fields (held)
         self._texts = HexTexts()
+        self.last: LastBoard | None = None  # the last board read from a `hexes` list of `loads`
 
     def loads(self, text: str | bytes, where: str) -> Any:
         """A snapshot's JSON text read as `jsonread.loads` reads it, its unchanged hexes taken from the last
         text read here (`HexTexts`). The value shares objects with the values given before, and `find` knows
         its hexes by those objects: it must be read only, never changed (a board read from it may be)."""
         return self._texts.loads(text, where)
+
+    def gave_list(self, value: Any) -> bool:
+        """Whether `value` is the `hexes` list of the last text `loads` read (its items then are unchanged
+        objects: one that is an item of `last.raws` reads as it read then)."""
+        return self._texts.gave_list(value)
 
     def find(self, raw: dict[str, Any]) -> tuple[bytes | None, Known | None]:
         """The raw hex's bytes (None when it has none: not JSON data, or when it is known without them) and

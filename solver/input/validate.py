@@ -44,10 +44,13 @@ def _check_modifier_hexes(board: Board) -> None:
                     raise BoardError(f"modifiers[{i}].{field}", f"unknown hex {hex_id!r}: not a hex of the board")
 
 
-def validate_board(board: Board, reuse: HexReuse | None = None) -> None:
+def validate_board(board: Board, reuse: HexReuse | None = None, changed: list[Hex] | None = None) -> None:
     """Raise BoardError on the first out-of-spec field: the generic checks, then the ruleset's own. With
     `reuse` (the `HexReuse` the board was read with), a hex that passed the checks of its own fields before
-    has only its neighbours checked (they name other hexes of this board)."""
+    has only its neighbours checked (they name other hexes of this board). With `changed`, only those hexes
+    are checked: the board is a valid board but for them, with the same hex ids (the other hexes are the very
+    objects that passed there, and their checks read only their own fields, nodes and paths and which hex
+    ids the board has)."""
     check_size(board)
     _check_top(board)
     ruleset = rulesets.get(board.ruleset)
@@ -59,7 +62,7 @@ def validate_board(board: Board, reuse: HexReuse | None = None) -> None:
         raise BoardError("hexes", "the board has no hexes")
     if not board.company:
         raise BoardError("company.id", "no operating company given")
-    for hx in board.hexes.values():
+    for hx in board.hexes.values() if changed is None else changed:
         if reuse is not None and reuse.checked(hx):
             _check_neighbors(board, hx)
             continue
