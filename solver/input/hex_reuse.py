@@ -48,7 +48,8 @@ class HexReuse:
     LIMIT = 20_000  # hex ids kept at most (then all is dropped): a long stream of boards with new ids stays bounded
 
     def __init__(self) -> None:
-        self._known: dict[str, tuple[bytes, Known, dict[str, Any]]] = {}  # hex id -> bytes, reading, raw hex
+        # hex id -> bytes, reading, raw hex, the bytes of its `paths` list
+        self._known: dict[str, tuple[bytes, Known, dict[str, Any], bytes]] = {}
         self._checked: dict[int, Hex] = {}  # id -> a hex kept that passed the checks of its own fields (held)
         self._texts = HexTexts()
         self.last: LastBoard | None = None  # the last board read from a `hexes` list of `loads`
@@ -78,15 +79,28 @@ class HexReuse:
             return None, None
         return key, (known[1] if known is not None and known[0] == key else None)
 
-    def keep(self, key: bytes, known: Known, raw: dict[str, Any]) -> None:
-        """Keep a raw hex's bytes, its reading and the raw hex itself (replacing the one kept for its id)."""
+    def paths_key(self, raw: dict[str, Any]) -> bytes:
+        """The bytes of a raw hex's `paths` value, b"" when it has none (of a raw hex that has bytes: `find`
+        gave them)."""
+        return marshal.dumps(raw["paths"], 0) if "paths" in raw else b""
+
+    def same_paths(self, hid: str, paths_key: bytes) -> tuple[Path, ...] | None:
+        """The paths of the hex kept for this id when its `paths` list had these bytes, else None: a path
+        reads from its raw object and its hex id alone (and a Path is never changed), so a hex whose other
+        fields changed (a node's token, say) takes its paths again."""
+        known = self._known.get(hid)
+        return known[1][2] if known is not None and known[3] == paths_key else None
+
+    def keep(self, key: bytes, known: Known, raw: dict[str, Any], paths_key: bytes) -> None:
+        """Keep a raw hex's bytes, its reading, the raw hex itself and the bytes of its paths (replacing the
+        one kept for its id)."""
         if len(self._known) >= self.LIMIT:
             self._known.clear()
             self._checked.clear()
         old = self._known.get(known[0].id)
         if old is not None:
             self._checked.pop(id(old[1][0]), None)
-        self._known[known[0].id] = (key, known, raw)
+        self._known[known[0].id] = (key, known, raw, paths_key)
 
     def checked(self, hx: Hex) -> bool:
         """Whether this hex (the object) passed the checks of its own fields, nodes and paths on a board before

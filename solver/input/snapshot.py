@@ -389,11 +389,18 @@ def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], pa
     hid = hx.id
     for i, rn in enumerate(_entries(raw, index, "nodes", MAX_NODES)):
         hx.nodes.append(_put(hid, "node", _node(rn, hid, i), nodes))
-    for i, rp in enumerate(_entries(raw, index, "paths", MAX_PATHS)):
-        hx.paths.append(_put(hid, "path", _path(rp, hid, i), paths))
+    paths_key = reuse.paths_key(raw) if key is not None else b""  # type: ignore[union-attr]
+    same = reuse.same_paths(hid, paths_key) if key is not None else None  # type: ignore[union-attr]
+    if same is not None:  # the paths of this hex's last reading, read from the same raw paths
+        for path in same:
+            hx.paths.append(_put(hid, "path", path, paths))
+    else:
+        for i, rp in enumerate(_entries(raw, index, "paths", MAX_PATHS)):
+            hx.paths.append(_put(hid, "path", _path(rp, hid, i), paths))
     hexes[hid] = hx
     if key is not None:
-        reuse.keep(key, (hx, tuple(nodes[n] for n in hx.nodes), tuple(paths[p] for p in hx.paths)), raw)  # type: ignore[union-attr]
+        reuse.keep(key, (hx, tuple(nodes[n] for n in hx.nodes), tuple(paths[p] for p in hx.paths)), raw,  # type: ignore[union-attr]
+                   paths_key)
 
 
 def _add_known(known: Known, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:
