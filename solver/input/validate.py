@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from operator import attrgetter
+
 from solver import rulesets
 from solver.input.hex_reuse import HexReuse
 from solver.model.board import DISTANCE_UNITS, NODE_KINDS, TRACK_GAUGES, TRAIN_CLASSES, Board, Hex, Node, Train
@@ -23,6 +26,7 @@ from solver.model.limits import (
 )
 from solver.rulesets.base import Ruleset
 
+_PATHS, _EXTRA, _EXCHANGE_OWNER = attrgetter("paths"), attrgetter("extra"), attrgetter("exchange_owner")
 NODE_ROUTES = ("mandatory", "optional", "never")
 LAYOUTS = ("pointy", "flat")
 COMPANY_TYPES = ("corporation", "minor")
@@ -69,7 +73,7 @@ def validate_board(board: Board, reuse: HexReuse | None = None, changed: list[He
         _check_hex(board, hx)
         if reuse is not None:
             reuse.passed(hx)
-    if sum(len(hx.paths) for hx in board.hexes.values()) != len(board.paths):
+    if sum(map(len, map(_PATHS, board.hexes.values()))) != len(board.paths):
         _check_path_lists(board)
     _check_trains(board, ruleset)
     _check_markers_and_options(board)
@@ -308,7 +312,11 @@ def _check_board_data(board: Board, ruleset: Ruleset, others: list[Ruleset]) -> 
     if not owners:
         return
     places = [("", board.extra)]
-    for hx in board.hexes.values():
+    if not any(map(_EXTRA, board.hexes.values())) and not any(map(_EXTRA, board.nodes.values())):
+        hexes: Iterable[Hex] = ()  # no hex or node has data (a look in C: the loop below would add no place)
+    else:
+        hexes = board.hexes.values()
+    for hx in hexes:
         if hx.extra:
             places.append((f"hexes[{hx.id}].", hx.extra))
         for nid in hx.nodes:
@@ -329,7 +337,8 @@ def _foreign(owners: list[Ruleset], ruleset: Ruleset, what: str) -> str:
 
 def _check_markers_and_options(board: Board) -> None:
     """Exchange markers (at most one of the company's own, under its station), option and token nodes."""
-    own_markers = [n for n in board.nodes.values() if n.exchange_owner and n.exchange_owner == board.company]
+    own_markers = [n for n in board.nodes.values() if n.exchange_owner and n.exchange_owner == board.company] \
+        if any(map(_EXCHANGE_OWNER, board.nodes.values())) else []  # (most boards have no marker: a look in C)
     if len(own_markers) > 1:
         raise BoardError(f"hexes[{own_markers[1].hex}].nodes[{own_markers[1].id}].exchange_owner",
                          f"a company has at most one exchange marker on the board; {board.company} has "
