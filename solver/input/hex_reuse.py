@@ -8,12 +8,16 @@ share those objects: nothing changes a board's hexes, nodes or paths once it is 
 track on a copy, from hexes it reads itself).
 
 Snapshots given as text are best read with `HexReuse.loads` (`hex_texts.HexTexts`): a hex whose text is
-unchanged is then the very object read before, and that object needs no bytes to be known again.
+unchanged is then the very object read before, and that object needs no bytes to be known again. The
+board read last from such a text is kept too (`LastBoard`): the next board whose `hexes` list is the next
+text's holds the same objects at most places, and is read from it place by place, the changed places only
+(`solver.input.snapshot`).
 """
 
 from __future__ import annotations
 
 import marshal
+from dataclasses import dataclass
 from typing import Any
 
 from solver.input.hex_texts import HexTexts
@@ -23,22 +27,45 @@ from solver.model.walk_memo import WalkMemo
 Known = tuple[Hex, tuple[Node, ...], tuple[Path, ...]]
 
 
+@dataclass(slots=True)
+class LastBoard:
+    """The hexes of the last board read from a `hexes` list of `HexReuse.loads`, kept to read the next one by
+    its changes: per place in the list the raw hex, its Hex and its nodes and paths as (id, object) pairs,
+    and the board's dicts (its own copies: a board's dicts may be changed once read, these never are)."""
+
+    raws: tuple[Any, ...]
+    hexes: list[Hex]
+    node_pairs: list[tuple[tuple[str, Node], ...]]
+    path_pairs: list[tuple[tuple[str, Path], ...]]
+    hex_dict: dict[str, Hex]
+    node_dict: dict[str, Node]
+    path_dict: dict[str, Path]
+    valid: bool = False  # whether the board of these dicts passed `validate_board`
+
+
 class HexReuse:
     """The last raw hex and its reading per hex id (one per id: memory stays the size of a few boards)."""
 
     LIMIT = 20_000  # hex ids kept at most (then all is dropped): a long stream of boards with new ids stays bounded
 
     def __init__(self) -> None:
-        self._known: dict[str, tuple[bytes, Known, dict[str, Any]]] = {}  # hex id -> bytes, reading, raw hex
+        # hex id -> bytes, reading, raw hex, the bytes of its `paths` list
+        self._known: dict[str, tuple[bytes, Known, dict[str, Any], bytes]] = {}
         self._checked: dict[int, Hex] = {}  # id -> a hex kept that passed the checks of its own fields (held)
         self._texts = HexTexts()
         self.walks = WalkMemo()  # the legs walked from a node, kept while the hexes they read are these
+        self.last: LastBoard | None = None  # the last board read from a `hexes` list of `loads`
 
     def loads(self, text: str | bytes, where: str) -> Any:
         """A snapshot's JSON text read as `jsonread.loads` reads it, its unchanged hexes taken from the last
         text read here (`HexTexts`). The value shares objects with the values given before, and `find` knows
         its hexes by those objects: it must be read only, never changed (a board read from it may be)."""
         return self._texts.loads(text, where)
+
+    def gave_list(self, value: Any) -> bool:
+        """Whether `value` is the `hexes` list of the last text `loads` read (its items then are unchanged
+        objects: one that is an item of `last.raws` reads as it read then)."""
+        return self._texts.gave_list(value)
 
     def find(self, raw: dict[str, Any]) -> tuple[bytes | None, Known | None]:
         """The raw hex's bytes (None when it has none: not JSON data, or when it is known without them) and
@@ -54,15 +81,28 @@ class HexReuse:
             return None, None
         return key, (known[1] if known is not None and known[0] == key else None)
 
-    def keep(self, key: bytes, known: Known, raw: dict[str, Any]) -> None:
-        """Keep a raw hex's bytes, its reading and the raw hex itself (replacing the one kept for its id)."""
+    def paths_key(self, raw: dict[str, Any]) -> bytes:
+        """The bytes of a raw hex's `paths` value, b"" when it has none (of a raw hex that has bytes: `find`
+        gave them)."""
+        return marshal.dumps(raw["paths"], 0) if "paths" in raw else b""
+
+    def same_paths(self, hid: str, paths_key: bytes) -> tuple[Path, ...] | None:
+        """The paths of the hex kept for this id when its `paths` list had these bytes, else None: a path
+        reads from its raw object and its hex id alone (and a Path is never changed), so a hex whose other
+        fields changed (a node's token, say) takes its paths again."""
+        known = self._known.get(hid)
+        return known[1][2] if known is not None and known[3] == paths_key else None
+
+    def keep(self, key: bytes, known: Known, raw: dict[str, Any], paths_key: bytes) -> None:
+        """Keep a raw hex's bytes, its reading, the raw hex itself and the bytes of its paths (replacing the
+        one kept for its id)."""
         if len(self._known) >= self.LIMIT:
             self._known.clear()
             self._checked.clear()
         old = self._known.get(known[0].id)
         if old is not None:
             self._checked.pop(id(old[1][0]), None)
-        self._known[known[0].id] = (key, known, raw)
+        self._known[known[0].id] = (key, known, raw, paths_key)
 
     def checked(self, hx: Hex) -> bool:
         """Whether this hex (the object) passed the checks of its own fields, nodes and paths on a board before

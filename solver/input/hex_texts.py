@@ -39,16 +39,23 @@ class HexTexts:
         self._top: dict[str, Kept] = {}
         self._last: list[Kept] = []  # the items of the last `hexes` list
         self._given: dict[int, Any] = {}  # id -> a hex object of the last text (held)
+        self._list: list[Any] | None = None  # the `hexes` list of the last text, when read here
 
     def gave(self, raw: Any) -> bool:
         """Whether this object is a hex of the last text read here (`loads`' values are never changed: so
         nothing has changed it)."""
         return self._given.get(id(raw)) is raw
 
+    def gave_list(self, value: Any) -> bool:
+        """Whether this object is the `hexes` list of the last text read here: its items are all objects made
+        here (`loads`' values are never changed: an item that is an object given before is unchanged)."""
+        return value is self._list and value is not None
+
     def loads(self, text: str | bytes, where: str) -> Any:
         """`jsonread.loads(text, where)`, taking unchanged values from the last text. The value shares objects
         with the values given before: it must be read only, never changed."""
         self._given = {}  # (set again for this text's hexes when they are read here)
+        self._list = None
         if isinstance(text, str):
             try:
                 found = self._read(text)
@@ -104,6 +111,7 @@ class HexTexts:
         if kept is not None:
             self._last = kept
             self._given = {id(v): v for _t, v, _d in kept}
+            self._list = out["hexes"] if out.get("hexes").__class__ is list else None
         return out
 
     def _hexes(self, text: str, at: int) -> tuple[list[Kept], int]:

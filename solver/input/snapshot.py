@@ -5,11 +5,13 @@ from __future__ import annotations
 import gzip
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain, compress, count
+from operator import is_not
 from pathlib import Path as FsPath
 from typing import Any
 
 from solver import rulesets
-from solver.input.hex_reuse import HexReuse, Known
+from solver.input.hex_reuse import HexReuse, Known, LastBoard
 from solver.input.validate import validate_board
 from solver.model.board import NODE_KINDS, Board, DistanceRow, Hex, Node, Path, PathEnd, Token, Train
 from solver.model.errors import BoardError
@@ -387,11 +389,18 @@ def _hex(raw: Any, index: int, hexes: dict[str, Hex], nodes: dict[str, Node], pa
     hid = hx.id
     for i, rn in enumerate(_entries(raw, index, "nodes", MAX_NODES)):
         hx.nodes.append(_put(hid, "node", _node(rn, hid, i), nodes))
-    for i, rp in enumerate(_entries(raw, index, "paths", MAX_PATHS)):
-        hx.paths.append(_put(hid, "path", _path(rp, hid, i), paths))
+    paths_key = reuse.paths_key(raw) if key is not None else b""  # type: ignore[union-attr]
+    same = reuse.same_paths(hid, paths_key) if key is not None else None  # type: ignore[union-attr]
+    if same is not None:  # the paths of this hex's last reading, read from the same raw paths
+        for path in same:
+            hx.paths.append(_put(hid, "path", path, paths))
+    else:
+        for i, rp in enumerate(_entries(raw, index, "paths", MAX_PATHS)):
+            hx.paths.append(_put(hid, "path", _path(rp, hid, i), paths))
     hexes[hid] = hx
     if key is not None:
-        reuse.keep(key, (hx, tuple(nodes[n] for n in hx.nodes), tuple(paths[p] for p in hx.paths)), raw)  # type: ignore[union-attr]
+        reuse.keep(key, (hx, tuple(nodes[n] for n in hx.nodes), tuple(paths[p] for p in hx.paths)), raw,  # type: ignore[union-attr]
+                   paths_key)
 
 
 def _add_known(known: Known, hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> None:
@@ -493,15 +502,17 @@ def board_from_snapshot(snap: dict[str, Any], reuse: HexReuse | None = None) -> 
     snap = obj(snap, "snapshot")
     if snap.get("format") != SNAPSHOT_FORMAT:
         raise BoardError("format", f"expected {SNAPSHOT_FORMAT!r}, got {kind_of(snap.get('format'))}")
-    hexes: dict[str, Hex] = {}
-    nodes: dict[str, Node] = {}
-    paths: dict[str, Path] = {}
     raw_hexes = lst(field(snap, "hexes", "", []), "hexes", MAX_HEXES)
-    for i, raw_hex in enumerate(raw_hexes):
-        _hex(raw_hex, i, hexes, nodes, paths, reuse)
-        if len(nodes) > MAX_NODES or len(paths) > MAX_PATHS:
-            what, limit = ("nodes", MAX_NODES) if len(nodes) > MAX_NODES else ("paths", MAX_PATHS)
-            raise BoardError("hexes", f"at most {limit:,} {what} allowed on a board")
+    changed = last = None
+    if reuse is not None and reuse.last is not None and reuse.gave_list(raw_hexes):
+        read = _by_changes(raw_hexes, reuse, reuse.last)
+        if read is not None:
+            hexes, nodes, paths, changed = read
+            last = reuse.last
+    if last is None:
+        hexes, nodes, paths = _board_hexes(raw_hexes, reuse)
+        if reuse is not None:
+            reuse.last = last = _kept(raw_hexes, hexes, nodes, paths) if reuse.gave_list(raw_hexes) else None
     company, tokens, homes = _company(snap)
     source = read_source(snap)
     ruleset = _str(snap, "ruleset", "")
@@ -520,10 +531,100 @@ def board_from_snapshot(snap: dict[str, Any], reuse: HexReuse | None = None) -> 
         modifiers=modifiers_from_json(snap["modifiers"]) if "modifiers" in snap else (),
         revenue_model=_revenue_model(snap), extra=extra,
     )
-    validate_board(board, reuse)
+    validate_board(board, reuse, changed)
+    if last is not None:
+        last.valid = True
     if reuse is not None:
         reuse.walks.bind(board)
     return board
+
+
+def _board_hexes(raw_hexes: list[Any], reuse: HexReuse | None
+                 ) -> tuple[dict[str, Hex], dict[str, Node], dict[str, Path]]:
+    """A board's hexes, nodes and paths read hex by hex (with `reuse`, a hex read before is taken again)."""
+    hexes: dict[str, Hex] = {}
+    nodes: dict[str, Node] = {}
+    paths: dict[str, Path] = {}
+    if reuse is not None:
+        reuse.last = None  # (set again once this board's hexes are read)
+    for i, raw_hex in enumerate(raw_hexes):
+        _hex(raw_hex, i, hexes, nodes, paths, reuse)
+        if len(nodes) > MAX_NODES or len(paths) > MAX_PATHS:
+            what, limit = ("nodes", MAX_NODES) if len(nodes) > MAX_NODES else ("paths", MAX_PATHS)
+            raise BoardError("hexes", f"at most {limit:,} {what} allowed on a board")
+    return hexes, nodes, paths
+
+
+def _kept(raw_hexes: list[Any], hexes: dict[str, Hex], nodes: dict[str, Node], paths: dict[str, Path]) -> LastBoard:
+    """What `HexReuse.last` keeps of a board read hex by hex from `raw_hexes` (its hexes in their order)."""
+    hex_list = list(hexes.values())
+    return LastBoard(raws=tuple(raw_hexes), hexes=hex_list,
+                     node_pairs=[tuple(zip(hx.nodes, map(nodes.__getitem__, hx.nodes))) for hx in hex_list],
+                     path_pairs=[tuple(zip(hx.paths, map(paths.__getitem__, hx.paths))) for hx in hex_list],
+                     hex_dict=dict(hexes), node_dict=dict(nodes), path_dict=dict(paths))
+
+
+def _by_changes(raw_hexes: list[Any], reuse: HexReuse, last: LastBoard
+                ) -> tuple[dict[str, Hex], dict[str, Node], dict[str, Path], list[Hex] | None] | None:
+    """The hexes, nodes and paths `_board_hexes` reads from `raw_hexes` (a `hexes` list of `reuse.loads`),
+    read from the last board's by the places whose raw hex is another object: its dicts copied with those
+    places' entries replaced. None when the hex by hex reading must tell (a hex id changed at a place, an
+    error, a limit passed, most places changed), `reuse.last` then unchanged. Also the hexes validation must
+    check (None: all) when the last board was valid: the others are the same objects with the same hex ids
+    about them (`validate_board`)."""
+    if len(raw_hexes) != len(last.raws):
+        return None
+    places = list(compress(count(), map(is_not, raw_hexes, last.raws)))
+    if len(places) * 2 > len(raw_hexes):
+        return None
+    read: list[tuple[int, Hex, tuple[tuple[str, Node], ...], tuple[tuple[str, Path], ...]]] = []
+    same_ids = True
+    for i in places:
+        raw, old = raw_hexes[i], last.hexes[i]
+        if raw.__class__ is not dict:
+            return None
+        hexes: dict[str, Hex] = {}
+        nodes: dict[str, Node] = {}
+        paths: dict[str, Path] = {}
+        try:
+            _hex(raw, i, hexes, nodes, paths, reuse)
+        except BoardError:
+            return None
+        hx = next(iter(hexes.values()))
+        if hx.id != old.id:
+            return None
+        same_ids = same_ids and hx.nodes == old.nodes and hx.paths == old.paths
+        read.append((i, hx, tuple(nodes.items()), tuple(paths.items())))
+    if same_ids:  # the same keys in the same order: the entries replaced in place
+        for _i, hx, node_pairs, path_pairs in read:
+            last.hex_dict[hx.id] = hx
+            last.node_dict.update(node_pairs)
+            last.path_dict.update(path_pairs)
+    else:  # the nodes and paths of each place in turn, built anew (by C), or the hex by hex reading when an
+        # id is taken twice (the lengths tell) or a limit is passed
+        node_pairs = last.node_pairs.copy()
+        path_pairs = last.path_pairs.copy()
+        for i, _hx, np, pp in read:
+            node_pairs[i], path_pairs[i] = np, pp
+        node_count = len(last.node_dict) + sum(len(np) - len(last.node_pairs[i]) for i, _hx, np, _pp in read)
+        path_count = len(last.path_dict) + sum(len(pp) - len(last.path_pairs[i]) for i, _hx, _np, pp in read)
+        if node_count > MAX_NODES or path_count > MAX_PATHS:
+            return None
+        node_dict = dict(chain.from_iterable(node_pairs))
+        path_dict = dict(chain.from_iterable(path_pairs))
+        if len(node_dict) != node_count or len(path_dict) != path_count:
+            return None
+        for _i, hx, _np, _pp in read:
+            last.hex_dict[hx.id] = hx
+        last.node_pairs, last.path_pairs, last.node_dict, last.path_dict = node_pairs, path_pairs, node_dict, path_dict
+    for i, hx, np, pp in read:
+        last.hexes[i] = hx
+        if same_ids:
+            last.node_pairs[i], last.path_pairs[i] = np, pp
+    was_valid = last.valid
+    last.raws, last.valid = tuple(raw_hexes), False
+    return (last.hex_dict.copy(), last.node_dict.copy(), last.path_dict.copy(),
+            [hx for _i, hx, _np, _pp in read] if was_valid else None)
 
 
 def read_positions(path: str | FsPath) -> Iterator[Position]:

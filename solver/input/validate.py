@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from operator import attrgetter
+
 from solver import rulesets
 from solver.input.hex_reuse import HexReuse
 from solver.model.board import DISTANCE_UNITS, NODE_KINDS, TRACK_GAUGES, TRAIN_CLASSES, Board, Hex, Node, Train
@@ -23,6 +26,7 @@ from solver.model.limits import (
 )
 from solver.rulesets.base import Ruleset
 
+_PATHS, _EXTRA, _EXCHANGE_OWNER = attrgetter("paths"), attrgetter("extra"), attrgetter("exchange_owner")
 NODE_ROUTES = ("mandatory", "optional", "never")
 LAYOUTS = ("pointy", "flat")
 COMPANY_TYPES = ("corporation", "minor")
@@ -44,10 +48,13 @@ def _check_modifier_hexes(board: Board) -> None:
                     raise BoardError(f"modifiers[{i}].{field}", f"unknown hex {hex_id!r}: not a hex of the board")
 
 
-def validate_board(board: Board, reuse: HexReuse | None = None) -> None:
+def validate_board(board: Board, reuse: HexReuse | None = None, changed: list[Hex] | None = None) -> None:
     """Raise BoardError on the first out-of-spec field: the generic checks, then the ruleset's own. With
     `reuse` (the `HexReuse` the board was read with), a hex that passed the checks of its own fields before
-    has only its neighbours checked (they name other hexes of this board)."""
+    has only its neighbours checked (they name other hexes of this board). With `changed`, only those hexes
+    are checked: the board is a valid board but for them, with the same hex ids (the other hexes are the very
+    objects that passed there, and their checks read only their own fields, nodes and paths and which hex
+    ids the board has)."""
     check_size(board)
     _check_top(board)
     ruleset = rulesets.get(board.ruleset)
@@ -59,14 +66,14 @@ def validate_board(board: Board, reuse: HexReuse | None = None) -> None:
         raise BoardError("hexes", "the board has no hexes")
     if not board.company:
         raise BoardError("company.id", "no operating company given")
-    for hx in board.hexes.values():
+    for hx in board.hexes.values() if changed is None else changed:
         if reuse is not None and reuse.checked(hx):
             _check_neighbors(board, hx)
             continue
         _check_hex(board, hx)
         if reuse is not None:
             reuse.passed(hx)
-    if sum(len(hx.paths) for hx in board.hexes.values()) != len(board.paths):
+    if sum(map(len, map(_PATHS, board.hexes.values()))) != len(board.paths):
         _check_path_lists(board)
     _check_trains(board, ruleset)
     _check_markers_and_options(board)
@@ -305,7 +312,11 @@ def _check_board_data(board: Board, ruleset: Ruleset, others: list[Ruleset]) -> 
     if not owners:
         return
     places = [("", board.extra)]
-    for hx in board.hexes.values():
+    if not any(map(_EXTRA, board.hexes.values())) and not any(map(_EXTRA, board.nodes.values())):
+        hexes: Iterable[Hex] = ()  # no hex or node has data (a look in C: the loop below would add no place)
+    else:
+        hexes = board.hexes.values()
+    for hx in hexes:
         if hx.extra:
             places.append((f"hexes[{hx.id}].", hx.extra))
         for nid in hx.nodes:
@@ -326,7 +337,8 @@ def _foreign(owners: list[Ruleset], ruleset: Ruleset, what: str) -> str:
 
 def _check_markers_and_options(board: Board) -> None:
     """Exchange markers (at most one of the company's own, under its station), option and token nodes."""
-    own_markers = [n for n in board.nodes.values() if n.exchange_owner and n.exchange_owner == board.company]
+    own_markers = [n for n in board.nodes.values() if n.exchange_owner and n.exchange_owner == board.company] \
+        if any(map(_EXCHANGE_OWNER, board.nodes.values())) else []  # (most boards have no marker: a look in C)
     if len(own_markers) > 1:
         raise BoardError(f"hexes[{own_markers[1].hex}].nodes[{own_markers[1].id}].exchange_owner",
                          f"a company has at most one exchange marker on the board; {board.company} has "
