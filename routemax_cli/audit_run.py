@@ -157,7 +157,7 @@ def _start_worker() -> None:
 
 
 def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_limit_s: float = 10.0,
-              objective: str = "REVENUE_ONLY", window: int = 8, batch_size: int = 4,
+              objective: str = "REVENUE_ONLY", window: int = 4, batch_size: int = 8,
               on_line: Callable[[dict[str, Any]], None] | None = None, maps: bool = True) -> int:
     """Audit every item not yet in `out`, appending each line as it completes; returns lines written.
     With `maps` (the default), flagged positions carry their route maps for the HTML report. A position
