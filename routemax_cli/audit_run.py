@@ -25,6 +25,7 @@ from typing import Any
 from routemax_cli.same_positions import SamePositions
 from solver.audit.run import audit_text
 from solver.input.hex_reuse import HexReuse
+from solver.model.gcpause import gc_paused
 
 SUFFIXES = (".jsonl.gz", ".jsonl", ".json")
 
@@ -147,19 +148,42 @@ def _start_worker() -> None:
     """Workers leave Ctrl-C to the parent, which stops the audit cleanly (no traceback per worker), and end
     at SIGTERM (the parent's stop, whatever handler they were forked with). What the worker holds from its
     start (the modules) is set apart from the cyclic collector (`gc.freeze`): its full passes then look at
-    the audit's own objects only (a tenth of the time)."""
+    the audit's own objects only (a tenth of the time). The collector runs in the worker although the
+    parent forked it with the collector paused (`run_audit`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     gc.freeze()
+    gc.enable()
 
 
 def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_limit_s: float = 10.0,
-              objective: str = "REVENUE_ONLY", window: int = 8, batch_size: int = 4,
+              objective: str = "REVENUE_ONLY", window: int = 4, batch_size: int = 8,
               on_line: Callable[[dict[str, Any]], None] | None = None, maps: bool = True) -> int:
     """Audit every item not yet in `out`, appending each line as it completes; returns lines written.
     With `maps` (the default), flagged positions carry their route maps for the HTML report. A position
     that differs from one audited in this run only in its `source` block is not audited again: its line
-    is that one's, with its own identity and `same_as` (`routemax_cli.same_positions`)."""
+    is that one's, with its own identity and `same_as` (`routemax_cli.same_positions`).
+
+    With local worker processes, the cyclic garbage collector rests meanwhile in this process
+    (`solver.model.gcpause`): the lines it holds (the caller keeps them for the summary) only grow, its full
+    passes over them cost a tenth of this process's time, and handing work to the pool makes next to no
+    cycles. (Audited in process, or with Dask's threads in this process, it runs as usual.) What the run
+    made is then moved to the collector's oldest generation at once (`gc.freeze`, `gc.unfreeze`), where
+    objects that survive its passes go: the young passes that follow (the summary) need not look at the
+    lines again, and the next full pass still frees any cycle among them."""
+    if not isinstance(executor, ProcessPoolExecutor):
+        return _run_audit(items, out, executor, time_limit_s, objective, window, batch_size, on_line, maps)
+    with gc_paused():
+        try:
+            return _run_audit(items, out, executor, time_limit_s, objective, window, batch_size, on_line, maps)
+        finally:
+            gc.freeze()
+            gc.unfreeze()
+
+
+def _run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_limit_s: float,
+               objective: str, window: int, batch_size: int,
+               on_line: Callable[[dict[str, Any]], None] | None, maps: bool) -> int:
     skip = done_sources(out)
     written = 0
     cut_short = out.exists() and out.stat().st_size > 0 and not out.read_bytes().endswith(b"\n")

@@ -3,6 +3,7 @@ the HTML report, and a streaming call whose deadline expires mid-stream."""
 
 from __future__ import annotations
 
+import gc
 import gzip
 import json
 import os
@@ -74,6 +75,22 @@ def test_a_line_cut_short_stays_apart_from_the_next(tmp_path: Path) -> None:
     final = _lines(out)
     assert [ln["source"] for ln in final] == [it.source for it in items]
     assert [ln["source"] for ln in seen] == [it.source for it in items[2:]]
+
+
+def test_the_parent_pauses_its_collector_during_a_pooled_run_and_its_workers_do_not(tmp_path: Path) -> None:
+    items = list(iter_items([SMALL]))[:8]
+    collecting: list[bool] = []
+    with make_executor(2, dask=False, scheduler=None) as executor:
+        assert executor is not None
+        run_audit(items, tmp_path / "pool.jsonl", executor, maps=False,
+                  on_line=lambda line: collecting.append(gc.isenabled()))
+        workers = {executor.submit(gc.isenabled).result() for _ in range(4)}  # forked while paused
+    assert collecting == [False] * 8 and gc.isenabled(), "paused in the parent during the run only"
+    assert workers == {True}
+    in_process: list[bool] = []
+    run_audit(items[:2], tmp_path / "here.jsonl", None, maps=False,
+              on_line=lambda line: in_process.append(gc.isenabled()))
+    assert in_process == [True, True], "audited in process, the collector runs between positions"
 
 
 def test_dask_local_cluster_gives_the_local_results(tmp_path: Path) -> None:
