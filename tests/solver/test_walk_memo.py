@@ -179,14 +179,15 @@ def test_walks_taken_again_agree_with_fresh_walks_over_a_game(game: int, stride:
     rng = random.Random(seed)
     start = rng.randrange(max(1, len(raws) - 12 * stride))
     reuse = HexReuse()
-    taken = 0
+    taken = read = 0
     kept: dict[tuple[str, str], list[Leg]] = {}
+    allowed = rng.choice([None, None, frozenset({"broad", "dual"}), frozenset({"narrow", "dual"})])
     for raw in raws[start:start + 12 * stride:stride]:
         try:
             board = board_from_snapshot(copy.deepcopy(raw), reuse)
         except BoardError:
             continue
-        allowed = rng.choice([None, None, frozenset({"broad", "dual"}), frozenset({"narrow", "dual"})])
+        read += 1
         index = PathIndex(board)
         fresh_board = board_from_snapshot(copy.deepcopy(raw))
         fresh_index = PathIndex(fresh_board)
@@ -198,7 +199,8 @@ def test_walks_taken_again_agree_with_fresh_walks_over_a_game(game: int, stride:
             taken += before is not None and _same_objects(before, legs) and bool(legs)
             kept[(nid, str(allowed))] = legs
         assert index.steps == fresh_index.steps
-    assert taken > 0 or len(raws[start:start + 12 * stride:stride]) < 2
+    # a game this short may change every walk between its boards; gauges the game lacks walk no legs
+    assert taken > 0 or read < 3 or not any(kept.values())
 
 
 def test_walks_are_taken_again_over_a_real_game() -> None:
