@@ -8,7 +8,9 @@ the `hexes` list, whose text at its place is the text of the value at the same p
 key, the same index) is that value again, unparsed: only objects, lists and strings are taken so, whose
 text ends where their value ends (equal text, equal value). Anything it does not expect (another top
 level, an error, nesting too deep) goes to `jsonread.loads`, which gives the answer or the error. The
-values it gives share objects with the last ones: they are read, never changed.
+values it gives share objects with the last ones: they are read, never changed. `check_unicode` looks into
+the values only when the text holds an escape that may write a lone surrogate: whether a value's text holds
+one is kept with it, so only the text read anew is searched for one.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from solver.model.jsonread import STRICT_DECODER, check_unicode, json_depth, loads
+from solver.model.jsonread import ESCAPED_SURROGATE, STRICT_DECODER, check_unicode, json_depth, loads
 from solver.model.limits import MAX_JSON_DEPTH
 
 _SPACE = re.compile(r"[ \t\n\r]*")  # what JSON allows between tokens (as the standard decoder skips it)
@@ -24,7 +26,9 @@ _SPACES = frozenset(" \t\n\r")
 _SELF_ENDING = frozenset('{["')  # the first characters of values whose text ends where the value does
 _COUNTED = MAX_JSON_DEPTH // 2  # a value with at most this many brackets nests at most this deep (counted)
 
-Kept = tuple[str, Any, int]  # a value's text ("": not taken again by its text), the value, its nesting depth
+# a value's text ("": not taken again by its text), the value, its nesting depth, and whether its text holds
+# an escape that may write a lone surrogate (`_escapes`)
+Kept = tuple[str, Any, int, bool]
 
 
 class _Unexpected(Exception):
@@ -40,6 +44,7 @@ class HexTexts:
         self._last: list[Kept] = []  # the items of the last `hexes` list
         self._given: dict[int, Any] = {}  # id -> a hex object of the last text (held)
         self._list: list[Any] | None = None  # the `hexes` list of the last text, when read here
+        self._escaped = False  # whether the last text read here holds an escape `check_unicode` looks into
 
     def gave(self, raw: Any) -> bool:
         """Whether this object is a hex of the last text read here (`loads`' values are never changed: so
@@ -62,7 +67,8 @@ class HexTexts:
             except (_Unexpected, ValueError, RecursionError):  # a decoder error (and a BoardError) is a ValueError
                 found = None
             if found is not None:
-                check_unicode(text, found, where)
+                if self._escaped:  # else `check_unicode` finds no such escape in the text: it passes it at once
+                    check_unicode(text, found, where)
                 return found
         return loads(text, where)
 
@@ -75,6 +81,7 @@ class HexTexts:
         depth = 1
         top: dict[str, Kept] = {}
         kept: list[Kept] | None = None
+        escaped = False  # an escape in a key or a value (the text between them is space and punctuation)
         at = _skip(text, at + 1)
         if text[at:at + 1] == "}":
             at += 1
@@ -82,19 +89,22 @@ class HexTexts:
             while True:
                 if text[at:at + 1] != '"':
                     return None
-                key, at = STRICT_DECODER.raw_decode(text, at)
-                at = _skip(text, at)
+                key, end = STRICT_DECODER.raw_decode(text, at)
+                escaped = escaped or _escapes(text, at, end)
+                at = _skip(text, end)
                 if text[at:at + 1] != ":":
                     return None
                 at = _skip(text, at + 1)
                 if key == "hexes" and text[at:at + 1] == "[":
                     kept, at = self._hexes(text, at)
-                    value = [v for _t, v, _d in kept]
-                    inner = 1 + max((d for _t, _v, d in kept), default=0)
+                    value = [v for _t, v, _d, _e in kept]
+                    inner = 1 + max((d for _t, _v, d, _e in kept), default=0)
+                    escaped = escaped or any(e for _t, _v, _d, e in kept)
                 else:
                     found, at = _value(text, at, self._top.get(key))
                     top[key] = found
-                    _t, value, inner = found
+                    _t, value, inner, e = found
+                    escaped = escaped or e
                 out[key] = value  # a key given twice: the last value, in the first one's place (as `loads`)
                 depth = max(depth, 1 + inner)
                 at = _skip(text, at)
@@ -108,9 +118,10 @@ class HexTexts:
         if _skip(text, at) != len(text) or depth > MAX_JSON_DEPTH:
             return None
         self._top = top
+        self._escaped = escaped
         if kept is not None:
             self._last = kept
-            self._given = {id(v): v for _t, v, _d in kept}
+            self._given = {id(v): v for _t, v, _d, _e in kept}
             self._list = out["hexes"] if out.get("hexes").__class__ is list else None
         return out
 
@@ -152,7 +163,15 @@ def _value(text: str, at: int, before: Kept | None) -> tuple[Kept, int]:
     if before is not None and before[0] and text.startswith(before[0], at):
         return before, at + len(before[0])
     value, end = STRICT_DECODER.raw_decode(text, at)
-    return (text[at:end] if text[at] in _SELF_ENDING else "", value, _depth_bound(text, at, end, value)), end
+    return (text[at:end] if text[at] in _SELF_ENDING else "", value, _depth_bound(text, at, end, value),
+            _escapes(text, at, end)), end
+
+
+def _escapes(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` holds what `check_unicode` looks for in a text (an escape `\\ud` or `\\uD`).
+    A key's or a value's text holds each such escape of the whole text: it lies within a string, and a key or a
+    value ends with no part of one."""
+    return text.find(ESCAPED_SURROGATE[0], start, end) >= 0 or text.find(ESCAPED_SURROGATE[1], start, end) >= 0
 
 
 def _depth_bound(text: str, start: int, end: int, value: Any) -> int:

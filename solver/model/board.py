@@ -154,6 +154,8 @@ class Board:
     extra: dict[str, Any] = field(default_factory=dict)
     # the legs walked on boards read before with one `HexReuse` (`solver.model.walk_memo.BoardWalks`), or None
     walks: Any = field(default=None, compare=False, repr=False)
+    # the claimed legs checked on this board (`solver.model.leg_checks.LegChecks`), or None: never copied
+    leg_checks: Any = field(default=None, init=False, compare=False, repr=False)
 
     def train(self, train_id: str) -> Train:
         for t in self.trains:

@@ -99,7 +99,7 @@ def file_value(text: str, where: str) -> Any:
     return value
 
 
-_ESCAPED_SURROGATE = ("\\ud", "\\uD")  # how a lone surrogate gets into text `json.loads` accepts: escaped
+ESCAPED_SURROGATE = ("\\ud", "\\uD")  # how a lone surrogate gets into text `json.loads` accepts: escaped
 
 
 def check_unicode(text: str | bytes, value: Any, where: str) -> None:
@@ -109,7 +109,7 @@ def check_unicode(text: str | bytes, value: Any, where: str) -> None:
     if isinstance(text, bytes):
         if b"\\ud" not in text and b"\\uD" not in text:
             return
-    elif _ESCAPED_SURROGATE[0] not in text and _ESCAPED_SURROGATE[1] not in text:
+    elif ESCAPED_SURROGATE[0] not in text and ESCAPED_SURROGATE[1] not in text:
         return
     if _encodes(value):
         return

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from solver.model.board import Board, Path, PathEnd
 from solver.model.errors import BoardError
+from solver.model.leg_checks import checks_of
 from solver.model.limits import MAX_BOARD_WALK_STEPS, MAX_WALK_STEPS
 from solver.model.walk_memo import Walked, WalkMemo
 
@@ -275,7 +276,19 @@ REUSED_TRACK = "a leg uses the same track twice"
 
 def leg_from_paths(board: Board, a: str, b: str, path_ids: list[str]) -> Leg | str:
     """Check that `path_ids` walk from node a to node b (in either listed order); the Leg, or why not
-    (`REUSED_TRACK` when the chain connects but occupies some track twice)."""
+    (`REUSED_TRACK` when the chain connects but occupies some track twice). Each (a, b, path ids) is checked
+    once per board (`solver.model.leg_checks`): asked again, the same answer (the very Leg) is given."""
+    checks = checks_of(board)
+    key = (a, b, tuple(path_ids))
+    answer = checks.answers.get(key)
+    if answer is None:
+        answer = _check_leg(board, a, b, path_ids)
+        checks.keep(key, answer)
+    return answer
+
+
+def _check_leg(board: Board, a: str, b: str, path_ids: list[str]) -> Leg | str:
+    """`leg_from_paths`, checked."""
     if not path_ids:
         return "a leg needs at least one path"
     unknown = [pid for pid in path_ids if pid not in board.paths]

@@ -77,7 +77,8 @@ def snapshot_texts(draw: st.DrawFn) -> str:
     (1 for true, 1.0 for 1), a hex that is no object, a key given twice, nesting past the limit, or
     spoilt text (cut short, NaN, extra data, a byte-order mark, a stray character)."""
     raw = copy.deepcopy(draw(st.sampled_from(SMALL)))
-    change = draw(st.sampled_from(["none", "none", "hex", "retype", "item", "twice", "deep", "deep_ok", "text"]))
+    change = draw(st.sampled_from(["none", "none", "hex", "retype", "item", "twice", "deep", "deep_ok", "text",
+                                   "unicode", "unicode_key", "unicode_top"]))
     # nesting: top level, hexes list, hex object, then the extra levels; the limit itself, and one past it
     hexes = raw["hexes"]
     at = draw(st.integers(0, len(hexes) - 1))
@@ -90,6 +91,14 @@ def snapshot_texts(draw: st.DrawFn) -> str:
         hexes[at][key] = int(value) if isinstance(value, bool) else float(value) if isinstance(value, int) else value
     elif change == "item":
         hexes[at] = draw(st.sampled_from([7, "E5", [1, {"a": 2}], None, 1.5]))
+    elif change.startswith("unicode"):  # a lone surrogate (an error), a pair, an escaped backslash before "ud"
+        odd = draw(st.sampled_from(["\ud800", "\udc00x", "\U0001F600", "\\ud800", "\\uD8"]))
+        if change == "unicode":
+            hexes[at]["tile"] = odd
+        elif change == "unicode_key":
+            hexes[at][odd] = 1
+        else:
+            raw[draw(st.sampled_from(["title", odd]))] = odd
     elif change in ("deep", "deep_ok"):
         hexes[at]["extra"] = _deep(MAX_JSON_DEPTH - 2 if change == "deep" else MAX_JSON_DEPTH - 3)
     text = _layout(raw, draw(st.integers(0, 4)))
@@ -108,6 +117,26 @@ def test_texts_read_in_turn_read_as_each_alone(texts: list[str]) -> None:
     reader = HexTexts()
     for text in texts:
         assert _outcome(reader.loads, text) == _outcome(loads, text)
+
+
+def test_a_lone_surrogate_in_a_hex_read_again_is_still_an_error() -> None:
+    """A hex read before with a lone surrogate (escaped) is taken again unparsed: its text is not looked at
+    again, and the error `loads` gives is still given, next to other hexes changed or not; a valid pair or an
+    escaped backslash before "ud" reads."""
+    base = copy.deepcopy(SMALL[0])
+    for odd, bad in (("\ud800", True), ("\U0001F600", False), ("\\uD800", False)):
+        raw = copy.deepcopy(base)
+        raw["hexes"][1]["tile"] = odd
+        other = copy.deepcopy(raw)
+        other["hexes"][3]["tile"] = "X9"  # another hex changed: hex 1 is taken again
+        clean = copy.deepcopy(base)
+        reader = HexTexts()
+        for value in (raw, raw, other, clean, other):
+            text = json.dumps(value)
+            assert ("\\ud" in text or "\\uD" in text) == (value is not clean)
+            outcome = _outcome(reader.loads, text)
+            assert outcome == _outcome(loads, text)
+            assert (outcome[0] == "error") == (bad and value is not clean)
 
 
 def test_a_hex_changed_in_its_text_is_read_anew() -> None:
