@@ -15,7 +15,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Literal, overload
 
 import numpy as np
 
@@ -240,8 +240,8 @@ def _floor_arrays(bound: ReachBound, floors: Sequence[tuple[int, int]], step_leg
     longest, const = bound.distance, bound.const
     keep_need = [min((f - const for d, f in floors if d >= cost), default=_INT64_SAFE) for cost in range(longest + 1)]
     grow_needs = [[(d - cost, f - const) for d, f in floors if d > cost] for cost in range(longest + 1)]
-    aheads = [bound.step_ahead(leg) for leg in step_legs]
-    if any(len(ahead) < longest + 1 for ahead in aheads):
+    sahead = _aheads(bound, step_legs)
+    if sahead is False:
         return None
     kept = [(s, bound.node[s]) for s in starts if any(
         bound.node[s] + bound.start_ahead(s)[left] >= f
@@ -250,8 +250,8 @@ def _floor_arrays(bound: ReachBound, floors: Sequence[tuple[int, int]], step_leg
     for needs in grow_needs:
         gstart.append(gstart[-1] + len(needs))
     arrays = {"sweight": _int64s([bound.node[leg.b] + bound.leg[id(leg)] for leg in step_legs]),
-              "sahead": _int64s([ahead[:longest + 1] for ahead in aheads]),
-              "keep_need": _int64s(keep_need), "gneed": _int64s([v for needs in grow_needs for _left, v in needs]),
+              "sahead": sahead, "keep_need": _int64s(keep_need),
+              "gneed": _int64s([v for needs in grow_needs for _left, v in needs]),
               "start_values": _int64s([v for _s, v in kept])}
     if any(a is None for a in arrays.values()):
         return None
@@ -266,17 +266,39 @@ def _improve_arrays(bound: ReachBound, step_legs: list[Leg], starts: list[str], 
     per stops left, and per start what it adds and the most a route from it adds; None for values beyond
     64-bit integers."""
     longest = bound.distance
-    aheads = [bound.step_ahead(leg) for leg in step_legs]
-    if any(len(ahead) < longest + 1 for ahead in aheads):
+    sahead = _aheads(bound, step_legs)
+    if sahead is False:
         return None
     values = [bound.node[s] for s in starts]
     most = [v + bound.start_ahead(s)[max(0, longest - _visit_of(bound, nodes[s]))] for s, v in zip(starts, values)]
     arrays = {"sweight": _int64s([bound.node[leg.b] + bound.leg[id(leg)] for leg in step_legs]),
-              "sahead": _int64s([ahead[:longest + 1] for ahead in aheads]),
-              "start_values": _int64s(values), "start_bounds": _int64s(most)}
+              "sahead": sahead, "start_values": _int64s(values), "start_bounds": _int64s(most)}
     if any(a is None for a in arrays.values()) or abs(bound.const) > _INT64_SAFE:
         return None
     return {**arrays, "starts": starts}  # type: ignore[dict-item]
+
+
+def _aheads(bound: ReachBound, step_legs: list[Leg]) -> np.ndarray | None | Literal[False]:
+    """Per step, what a continuation adds per stops left (`ReachBound.step_ahead`, its first `distance + 1`),
+    one row after another as `_int64s` gives them; False when some step's list is shorter. Steps share
+    their lists (parallel legs, a flat bound's one list): each list is read once."""
+    longest = bound.distance
+    row_of: dict[int, int] = {}  # id of a step's list -> its row
+    rows: list[list[int]] = []
+    at: list[int] = []
+    for leg in step_legs:
+        ahead = bound.step_ahead(leg)
+        row = row_of.get(id(ahead))
+        if row is None:
+            if len(ahead) < longest + 1:
+                return False
+            row = row_of[id(ahead)] = len(rows)
+            rows.append(ahead[:longest + 1])
+        at.append(row)
+    table = _int64s(rows)
+    if table is None or not rows:
+        return table
+    return table.reshape(len(rows), longest + 1)[at].ravel()
 
 
 def _visit_of(bound: ReachBound, node: Node) -> int:
