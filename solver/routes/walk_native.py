@@ -303,14 +303,15 @@ def _aheads(bound: ReachBound, step_legs: list[Leg]) -> np.ndarray | None | Lite
     row_of: dict[int, int] = {}  # id of a step's list -> its row
     rows: list[list[int]] = []
     at: list[int] = []
+    ahead_of, otherwise = bound.ahead.get, bound.otherwise  # `ReachBound.step_ahead`, without a call per step
     for leg in step_legs:
-        ahead = bound.step_ahead(leg)
+        ahead = ahead_of((leg.a, leg.b), otherwise)
         row = row_of.get(id(ahead))
         if row is None:
             if len(ahead) < longest + 1:
                 return False
             row = row_of[id(ahead)] = len(rows)
-            rows.append(ahead[:longest + 1])
+            rows.append(ahead if len(ahead) == longest + 1 else ahead[:longest + 1])
         at.append(row)
     table = _int64s(rows)
     if table is None or not rows:
