@@ -322,8 +322,9 @@ def _bounded_best(board: Board, graph: LegGraph, builder: RouteBuilder, ci: int,
         if ci not in walker.fitting(k) or walker.upper(k, ci, tight=True) < best.value:
             return best.value  # it cannot earn the best price so far (nor tie it): not priced
         return best.offer(place, walker.price(k, [ci]))
+    # the routes kept are read through `improve` alone: a compiled walk's are never made shapes (`arrays`)
     _shapes, complete = enumerate_routes(board, graph, [builder.classes[ci]], cap, deadline, rules=walk,
-                                         cancel=cancel, bound=bound, improve=improve, avoid=avoid)
+                                         cancel=cancel, bound=bound, improve=improve, avoid=avoid, arrays=True)
     return best, complete
 
 

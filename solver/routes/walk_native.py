@@ -8,14 +8,12 @@ wherever the kernel does not apply: a graph of under NATIVE_FROM_LEGS legs, clas
 from __future__ import annotations
 
 import ctypes
-import functools
 import math
-import operator
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Literal, overload
 
 import numpy as np
 
@@ -134,47 +132,10 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
         # no more routes than the Python walk would keep by then: the steps after it price every one
         cap = min(cap, max(1, int((deadline - time.monotonic()) * PYTHON_ROUTES_PER_SECOND)))
     nodes = board.nodes
-    ids = list(nodes)
-    index = {nid: i for i, nid in enumerate(ids)}
-    group_bit: dict[str, int] = {}
-    for n in nodes.values():
-        for g in n.groups:
-            group_bit.setdefault(g, 1 << len(group_bit))
-    if len(group_bit) > 64:
+    tables = _tables(board, graph, rules, avoid, bound)
+    if tables is None:
         return None
-    hex_no: dict[str, int] = {}
-    order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
-    step_legs: list[Leg] = []
-    step_start = [0] * (len(ids) + 1)
-    by_node: dict[int, list[Leg]] = {index[nid]: [leg for leg in legs if leg.b in rules.visitable
-                                                  and not graph.mask(leg) & avoid]
-                                     for nid, legs in graph.legs_from.items()}
-    for i in range(len(ids)):
-        step_legs.extend(by_node.get(i, ()))
-        step_start[i + 1] = len(step_legs)
-    step_masks = [graph.mask(leg) for leg in step_legs]
-    tw = max(1, (max((m.bit_length() for m in step_masks), default=0) + 63) // 64)
-    sw = max(1, (len(ids) + 63) // 64)
-    ends = rules.ends
-    arrays = {
-        "sstart": np.asarray(step_start, dtype=np.int32),
-        "sto": np.asarray([index[leg.b] for leg in step_legs] or [0], dtype=np.int32),
-        "scross": np.asarray([leg.crossings for leg in step_legs] or [0], dtype=np.int32),
-        "smask": np.frombuffer(b"".join(m.to_bytes(tw * 8, "little") for m in step_masks) or bytes(8 * tw),
-                               dtype="<u8"),
-        "sterm": np.asarray([_term_flags(leg) for leg in step_legs] or [0], dtype=np.uint8),
-        # a route's visit cost as the walk counts it (with a list train's bound: its limiting row's stops)
-        "nvisit": np.asarray([n.visit_cost if bound is None else _visit_of(bound, n) for n in nodes.values()],
-                             dtype=np.int32),
-        "ncost": np.asarray([n.visit_cost for n in nodes.values()], dtype=np.int32),
-        "nend": np.asarray([order.get(nid, -1) if nid in ends else -1 for nid in ids], dtype=np.int32),
-        "nhex": np.asarray([hex_no.setdefault(n.hex, len(hex_no)) for n in nodes.values()], dtype=np.int32),
-        "nkind": np.asarray([NODE_KINDS.index(n.kind) for n in nodes.values()], dtype=np.int32),
-        "ntok": np.asarray([n.tokened_by_company for n in nodes.values()], dtype=np.uint8),
-        "npass": np.asarray([nid in rules.passable for nid in ids], dtype=np.uint8),
-        "ngroups": np.asarray([functools.reduce(operator.or_, (group_bit[g] for g in n.groups), 0)
-                               for n in nodes.values()], dtype=np.uint64),
-    }
+    ids, index, order, step_legs, step_masks, tw, sw, n_hexes, arrays = tables
     starts = [s for s in graph.legs_from if s in rules.starts]
     bound_arrays = None if bound is None else _floor_arrays(bound, floors, step_legs, starts, nodes) if floors \
         else _improve_arrays(bound, step_legs, starts, nodes)
@@ -186,8 +147,8 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
     raised: list[BaseException] = []
     on_kept = _ON_KEPT(_pricing(improve, bound, board, ids, step_legs, step_masks, raised)) \
         if improve is not None and bound is not None else _ON_KEPT()
-    start_at = np.asarray([index[s] for s in starts] or [0], dtype=np.int32)
-    firsts = np.asarray([order[s] for s in starts] or [0], dtype=np.int32)
+    start_at, firsts = np.array([[index[s] for s in starts], [order[s] for s in starts]] if starts else [[0], [0]],
+                                dtype=np.int32)
     need_token = all(t.requires_token for t in trains)
     rows = [r for train_rows in gate.lists for r in train_rows]
     lists = {"lstart": np.asarray(np.cumsum([0, *map(len, gate.lists)]), dtype=np.int32),
@@ -199,7 +160,7 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
     unregister = cancel.on_cancel(lambda: setattr(cancelled, "value", 1)) if cancel is not None else None
     a = arrays
     try:
-        failed = lib.rm_walk(len(ids), sw, tw, len(hex_no), *(_ptr(a[name]) for name in _WALK_ARRAYS), len(starts),
+        failed = lib.rm_walk(len(ids), sw, tw, n_hexes, *(_ptr(a[name]) for name in _WALK_ARRAYS), len(starts),
                              _ptr(start_at), _ptr(firsts), int(rules.one_per_hex), int(need_token), int(gate.always),
                              gate.sure_cost, gate.sure_cross, len(gate.lists), *(_ptr(lists[name]) for name in
                                                                                  ("lstart", "rvisit", "rkinds")),
@@ -221,6 +182,62 @@ def walk_natively(board: Board, graph: LegGraph, trains: Sequence[Train], cap: i
     return shapes, not out.stopped
 
 
+Tables = tuple[list[str], dict[str, int], dict[str, int], list[Leg], list[int], int, int, int, dict[str, np.ndarray]]
+
+
+def _tables(board: Board, graph: LegGraph, rules: WalkRules, avoid: int, bound: ReachBound | None) -> Tables | None:
+    """The walk's tables as `rm_walk` reads them: the node ids by number, each id's number, each start's order
+    (by id), the steps (legs) from node 0 on, their track bits, the words of a track mask and of a node set,
+    the number of hexes, and the arrays (`_WALK_ARRAYS`); None for more than 64 node groups. The rows of a
+    kind are made one array at once (a numpy conversion costs more than the few values it converts)."""
+    nodes = board.nodes
+    ids = list(nodes)
+    index = {nid: i for i, nid in enumerate(ids)}
+    group_bit: dict[str, int] = {}
+    node_groups: list[int] = []
+    for n in nodes.values():
+        bits = 0
+        for g in n.groups:
+            bits |= group_bit.setdefault(g, 1 << len(group_bit))
+        node_groups.append(bits)
+    if len(group_bit) > 64:
+        return None
+    hex_no: dict[str, int] = {}
+    order = {nid: i for i, nid in enumerate(sorted(graph.legs_from))}
+    visitable, masks = rules.visitable, graph.masks
+    by_node = {index[nid]: [leg for leg in legs if leg.b in visitable and not masks[id(leg)] & avoid]
+               for nid, legs in graph.legs_from.items()}
+    step_legs: list[Leg] = []
+    step_start = [0] * (len(ids) + 1)
+    for i in range(len(ids)):
+        step_legs.extend(by_node.get(i, ()))
+        step_start[i + 1] = len(step_legs)
+    step_masks = [masks[id(leg)] for leg in step_legs]
+    tw = max(1, (max(step_masks, default=0).bit_length() + 63) // 64)
+    sw = max(1, (len(ids) + 63) // 64)
+    ends, passable = rules.ends, rules.passable
+    vals = nodes.values()
+    costs = [n.visit_cost for n in vals]
+    # a route's visit cost as the walk counts it (with a list train's bound: its limiting row's stops)
+    visits = costs if bound is None or bound.cost is None else [bound.cost.get(n.id, n.visit_cost) for n in vals]
+    node_rows = np.array([visits, costs, [order.get(nid, -1) if nid in ends else -1 for nid in ids],
+                          [hex_no.setdefault(n.hex, len(hex_no)) for n in vals],
+                          [NODE_KINDS.index(n.kind) for n in vals]], dtype=np.int32)
+    node_flags = np.array([[n.tokened_by_company for n in vals], [nid in passable for nid in ids]], dtype=np.uint8)
+    sto, scross = np.array([[index[leg.b] for leg in step_legs], [leg.crossings for leg in step_legs]]
+                           if step_legs else [[0], [0]], dtype=np.int32)
+    arrays = {
+        "sstart": np.array(step_start, dtype=np.int32), "sto": sto, "scross": scross,
+        "smask": np.frombuffer(b"".join([m.to_bytes(tw * 8, "little") for m in step_masks]) or bytes(8 * tw),
+                               dtype="<u8"),
+        "sterm": np.array([_term_flags(leg) if leg.has_terminal else 0 for leg in step_legs] or [0], dtype=np.uint8),
+        "nvisit": node_rows[0], "ncost": node_rows[1], "nend": node_rows[2], "nhex": node_rows[3],
+        "nkind": node_rows[4], "ntok": node_flags[0], "npass": node_flags[1],
+        "ngroups": np.array(node_groups, dtype=np.uint64),
+    }
+    return ids, index, order, step_legs, step_masks, tw, sw, len(hex_no), arrays
+
+
 _WALK_ARRAYS = ("sstart", "sto", "scross", "smask", "sterm", "nvisit", "nend", "nhex", "nkind", "ncost", "ntok",
                 "npass", "ngroups")  # `rm_walk`'s arrays, in its order
 
@@ -240,8 +257,8 @@ def _floor_arrays(bound: ReachBound, floors: Sequence[tuple[int, int]], step_leg
     longest, const = bound.distance, bound.const
     keep_need = [min((f - const for d, f in floors if d >= cost), default=_INT64_SAFE) for cost in range(longest + 1)]
     grow_needs = [[(d - cost, f - const) for d, f in floors if d > cost] for cost in range(longest + 1)]
-    aheads = [bound.step_ahead(leg) for leg in step_legs]
-    if any(len(ahead) < longest + 1 for ahead in aheads):
+    sahead = _aheads(bound, step_legs)
+    if sahead is False:
         return None
     kept = [(s, bound.node[s]) for s in starts if any(
         bound.node[s] + bound.start_ahead(s)[left] >= f
@@ -250,8 +267,8 @@ def _floor_arrays(bound: ReachBound, floors: Sequence[tuple[int, int]], step_leg
     for needs in grow_needs:
         gstart.append(gstart[-1] + len(needs))
     arrays = {"sweight": _int64s([bound.node[leg.b] + bound.leg[id(leg)] for leg in step_legs]),
-              "sahead": _int64s([ahead[:longest + 1] for ahead in aheads]),
-              "keep_need": _int64s(keep_need), "gneed": _int64s([v for needs in grow_needs for _left, v in needs]),
+              "sahead": sahead, "keep_need": _int64s(keep_need),
+              "gneed": _int64s([v for needs in grow_needs for _left, v in needs]),
               "start_values": _int64s([v for _s, v in kept])}
     if any(a is None for a in arrays.values()):
         return None
@@ -266,17 +283,40 @@ def _improve_arrays(bound: ReachBound, step_legs: list[Leg], starts: list[str], 
     per stops left, and per start what it adds and the most a route from it adds; None for values beyond
     64-bit integers."""
     longest = bound.distance
-    aheads = [bound.step_ahead(leg) for leg in step_legs]
-    if any(len(ahead) < longest + 1 for ahead in aheads):
+    sahead = _aheads(bound, step_legs)
+    if sahead is False:
         return None
     values = [bound.node[s] for s in starts]
     most = [v + bound.start_ahead(s)[max(0, longest - _visit_of(bound, nodes[s]))] for s, v in zip(starts, values)]
     arrays = {"sweight": _int64s([bound.node[leg.b] + bound.leg[id(leg)] for leg in step_legs]),
-              "sahead": _int64s([ahead[:longest + 1] for ahead in aheads]),
-              "start_values": _int64s(values), "start_bounds": _int64s(most)}
+              "sahead": sahead, "start_values": _int64s(values), "start_bounds": _int64s(most)}
     if any(a is None for a in arrays.values()) or abs(bound.const) > _INT64_SAFE:
         return None
     return {**arrays, "starts": starts}  # type: ignore[dict-item]
+
+
+def _aheads(bound: ReachBound, step_legs: list[Leg]) -> np.ndarray | None | Literal[False]:
+    """Per step, what a continuation adds per stops left (`ReachBound.step_ahead`, its first `distance + 1`),
+    one row after another as `_int64s` gives them; False when some step's list is shorter. Steps share
+    their lists (parallel legs, a flat bound's one list): each list is read once."""
+    longest = bound.distance
+    row_of: dict[int, int] = {}  # id of a step's list -> its row
+    rows: list[list[int]] = []
+    at: list[int] = []
+    ahead_of, otherwise = bound.ahead.get, bound.otherwise  # `ReachBound.step_ahead`, without a call per step
+    for leg in step_legs:
+        ahead = ahead_of((leg.a, leg.b), otherwise)
+        row = row_of.get(id(ahead))
+        if row is None:
+            if len(ahead) < longest + 1:
+                return False
+            row = row_of[id(ahead)] = len(rows)
+            rows.append(ahead if len(ahead) == longest + 1 else ahead[:longest + 1])
+        at.append(row)
+    table = _int64s(rows)
+    if table is None or not rows:
+        return table
+    return table.reshape(len(rows), longest + 1)[at].ravel()
 
 
 def _visit_of(bound: ReachBound, node: Node) -> int:
@@ -348,8 +388,8 @@ def _view(address: int | None, count: int, dtype: type) -> np.ndarray:
     """The `count` values the kernel wrote at `address`, where they are (valid until its arrays are freed)."""
     if not count or not address:
         return np.zeros(0, dtype=dtype)
-    ctype = np.ctypeslib.as_ctypes_type(np.dtype(dtype))
-    return np.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(ctype)), shape=(count,))
+    kind = np.dtype(dtype)  # the bytes there as a buffer (`np.ctypeslib.as_array` costs five times as much)
+    return np.frombuffer((ctypes.c_char * (count * kind.itemsize)).from_address(address), dtype=kind)
 
 
 def shape_list(shapes: Sequence[RouteShape], stop: Callable[[], bool] | None = None) -> Sequence[RouteShape]:

@@ -17,10 +17,12 @@ import pytest
 from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
+from solver.model.legs import Leg
 from solver.model.results import SolveOptions, SolveResult
 from solver.optimiser import solve
 from solver.routes import candidates, walk_native
 from solver.routes.leg_graph import build_leg_graph
+from solver.routes.route_bound import UNBOUNDED, ReachBound
 from solver.routes.walk import enumerate_routes, standard_walk_rules
 from solver.routes.walk_native import WalkedShapes
 from solver.rulesets.r_1873.candidates import ANY_LENGTH, walk_rules
@@ -218,3 +220,19 @@ def test_the_branch_and_bound_finds_the_python_walks_route(monkeypatch: pytest.M
             checked += 1
             list_trains += train.unit == "stops_by_type"
     assert checked > 50 and list_trains > 5
+
+
+def test_the_steps_ahead_are_each_steps_list() -> None:
+    """`_aheads` converts each distinct list once (steps share them) and gives per step its list's first
+    `distance + 1` values, as a per-step conversion would; False for a list too short, None beyond 64 bits."""
+    legs = [Leg(a, b, (), frozenset(), (), 0, False, False, False) for a, b in
+            (("x", "y"), ("x", "y"), ("y", "z"), ("z", "x"), ("z", "w"))]
+    ahead = {("x", "y"): [5, 4, 3, 2], ("y", "z"): [9, 8, 7, 6], ("z", "x"): [1, 1, 1, 1]}
+    bound = ReachBound({}, {}, ahead, 0, 2)  # ("z", "w") has no entry: the bound's `otherwise`
+    found = walk_native._aheads(bound, legs)
+    per_step = [bound.step_ahead(leg)[:3] for leg in legs]
+    assert found.tolist() == [v for row in per_step for v in row] and found.dtype == "int64"
+    assert walk_native._aheads(ReachBound({}, {}, {}, 0, 3, flat=True), legs).tolist() == [UNBOUNDED] * 20
+    assert walk_native._aheads(bound, []).tolist() == [0]
+    assert walk_native._aheads(ReachBound({}, {}, {("x", "y"): [1]}, 0, 2), legs) is False
+    assert walk_native._aheads(ReachBound({}, {}, {("x", "y"): [1 << 70] * 3}, 0, 2), legs) is None
