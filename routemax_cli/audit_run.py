@@ -100,7 +100,9 @@ def audit_batch(batch: list[tuple[str, str]], time_limit_s: float, objective: st
     """The unit of work sent to a worker process or a Dask worker: a few positions at a time,
     so that sending work and results costs little beside the audit itself. With `maps`, flagged
     positions carry their route maps (drawn in the worker, which has the board). A worker reads a
-    hex once while it is unchanged (`HexReuse`): positions come a game at a time."""
+    hex once while it is unchanged (`HexReuse`), and a board by its changes, its walks taken again: positions
+    come a game at a time, so the longer a batch (`run_audit`'s `batch_size`), the more of a game one worker
+    reads in a row."""
     return [audit_text(source, text, time_limit_s, objective, maps, reuse=_HEXES) for source, text in batch]
 
 
@@ -157,7 +159,7 @@ def _start_worker() -> None:
 
 
 def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_limit_s: float = 10.0,
-              objective: str = "REVENUE_ONLY", window: int = 4, batch_size: int = 8,
+              objective: str = "REVENUE_ONLY", window: int = 3, batch_size: int = 16,
               on_line: Callable[[dict[str, Any]], None] | None = None, maps: bool = True) -> int:
     """Audit every item not yet in `out`, appending each line as it completes; returns lines written.
     With `maps` (the default), flagged positions carry their route maps for the HTML report. A position
