@@ -15,6 +15,7 @@ import gzip
 import json
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -92,7 +93,16 @@ def done_sources(out: Path) -> set[str]:
     return seen
 
 
-_HEXES = HexReuse()  # per process: the hexes of the positions this worker audited before
+_THREAD = threading.local()  # per thread (a Dask worker may audit batches on several threads at once)
+
+
+def _hexes() -> HexReuse:
+    """This thread's `HexReuse`: the hexes, last board and walks of the positions it audited before (one
+    `HexReuse` is used by one thread at a time)."""
+    reuse = getattr(_THREAD, "reuse", None)
+    if reuse is None:
+        reuse = _THREAD.reuse = HexReuse()
+    return reuse
 
 
 def audit_batch(batch: list[tuple[str, str]], time_limit_s: float, objective: str,
@@ -103,7 +113,8 @@ def audit_batch(batch: list[tuple[str, str]], time_limit_s: float, objective: st
     hex once while it is unchanged (`HexReuse`), and a board by its changes, its walks taken again: positions
     come a game at a time, so the longer a batch (`run_audit`'s `batch_size`), the more of a game one worker
     reads in a row."""
-    return [audit_text(source, text, time_limit_s, objective, maps, reuse=_HEXES) for source, text in batch]
+    reuse = _hexes()
+    return [audit_text(source, text, time_limit_s, objective, maps, reuse=reuse) for source, text in batch]
 
 
 @contextmanager
@@ -172,15 +183,18 @@ def run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_
     cycles. (Audited in process, or with Dask's threads in this process, it runs as usual.) What the run
     made is then moved to the collector's oldest generation at once (`gc.freeze`, `gc.unfreeze`), where
     objects that survive its passes go: the young passes that follow (the summary) need not look at the
-    lines again, and the next full pass still frees any cycle among them."""
+    lines again, and the next full pass still frees any cycle among them (unless the caller holds objects
+    frozen itself: `gc.unfreeze` would free those too, so then nothing is moved)."""
     if not isinstance(executor, ProcessPoolExecutor):
         return _run_audit(items, out, executor, time_limit_s, objective, window, batch_size, on_line, maps)
+    aged = gc.get_freeze_count() == 0  # (a caller's own frozen objects stay frozen: then nothing is moved)
     with gc_paused():
         try:
             return _run_audit(items, out, executor, time_limit_s, objective, window, batch_size, on_line, maps)
         finally:
-            gc.freeze()
-            gc.unfreeze()
+            if aged:
+                gc.freeze()
+                gc.unfreeze()
 
 
 def _run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time_limit_s: float,
@@ -225,7 +239,7 @@ def _run_audit(items: Iterable[Item], out: Path, executor: Executor | None, time
         def audit_now() -> None:  # without workers: each position at once (copies come back as they are met)
             while batch:
                 source, text = batch.pop(0)
-                emit_batch([audit_text(source, text, time_limit_s, objective, maps, reuse=_HEXES)])
+                emit_batch([audit_text(source, text, time_limit_s, objective, maps, reuse=_hexes())])
 
         for item in items:
             if item.source in skip:

@@ -357,13 +357,16 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def _leave_heap_to_exit() -> None:
-    """An audit is the last work of its process, and what the process holds (the solver's modules, OR-Tools and
-    numpy with them, this run's lines) is set apart from the cyclic collector (`gc.freeze`): the collector's
-    pass over the whole heap as the interpreter ends (a quarter of a second) is not made. Files are closed
-    and output is flushed as usual; only cyclic garbage made before this point is left to the exit."""
+    """When the process ends (`atexit`, which runs before the interpreter's own closing steps), what it holds
+    (the solver's modules, OR-Tools and numpy with them, an audit's lines) is set apart from the cyclic
+    collector (`gc.freeze`): the collector's pass over the whole heap as the interpreter ends (a quarter of a
+    second after an audit) is not made. A process that goes on (a test, a library caller) collects as usual
+    until then; files are closed and output flushed as usual."""
+    import atexit
     import gc
 
-    gc.freeze()
+    atexit.unregister(gc.freeze)  # (once, however many audits the process runs)
+    atexit.register(gc.freeze)
 
 
 def _count_items(progress: Progress, task: TaskID, files: list[Path]) -> None:

@@ -44,7 +44,8 @@ class LastBoard:
 
 
 class HexReuse:
-    """The last raw hex and its reading per hex id (one per id: memory stays the size of a few boards)."""
+    """The last raw hex and its reading per hex id (one per id: memory stays the size of a few boards). One
+    `HexReuse` is used by one thread at a time: its last board and walks are changed as each board is read."""
 
     LIMIT = 20_000  # hex ids kept at most (then all is dropped): a long stream of boards with new ids stays bounded
 

@@ -94,18 +94,47 @@ def test_the_parent_pauses_its_collector_during_a_pooled_run_and_its_workers_do_
 
 
 def test_the_audit_command_leaves_its_heap_to_the_exit(tmp_path: Path) -> None:
-    """The command's last step sets what the process holds apart from the collector (`gc.freeze`), so that the
-    interpreter's exit makes no pass over it; the lines are written and flushed before."""
+    """When the process ends, what it holds is set apart from the collector (`gc.freeze`, at exit: the
+    interpreter's closing pass over it is not made); until then it collects as usual. A probe registered with
+    `atexit` before the audit runs after the command's own handler (last in, first out)."""
     src = tmp_path / "in.jsonl"
     src.write_text("".join(gzip.open(SMALL, "rt").readlines()[:2]))
     out = tmp_path / "out.jsonl"
-    gc.unfreeze()
+    probe = (
+        "import atexit, gc, sys\n"
+        "from server.main import main\n"
+        "atexit.register(lambda: print('frozen at exit', gc.get_freeze_count() > 0, flush=True))\n"
+        f"rc = main(['audit', {str(src)!r}, '--out', {str(out)!r}, '--workers', '1'])\n"
+        "print('frozen before exit', gc.get_freeze_count() > 0, flush=True)\n"
+        "sys.exit(rc)\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "frozen before exit False" in done.stdout and "frozen at exit True" in done.stdout, done.stdout
+    assert len(_lines(out)) == 2
+
+
+def test_audit_batches_on_threads_of_one_process_read_as_fresh(tmp_path: Path) -> None:
+    """A Dask worker may run batches on several threads of one process: each thread reads with its own
+    `HexReuse` (one is used by one thread at a time), and every line is the line of an audit in process."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from routemax_cli.audit_run import _hexes, audit_batch
+
+    with ThreadPoolExecutor(1) as one, ThreadPoolExecutor(1) as other:
+        a, a_again, b = one.submit(_hexes).result(), one.submit(_hexes).result(), other.submit(_hexes).result()
+    assert a is a_again and a is not b and _hexes() not in (a, b), "one HexReuse per thread"
+
+    games = [CORPUS / "1889" / "962.jsonl.gz", *sorted(CORPUS.glob("1830/*.jsonl.gz"))[:3]]
+    batches = [[(f"{g}:{i}", text) for i, text in enumerate(gzip.open(g, "rt").readlines()[:12])] for g in games]
+    alone = [[_comparable(audit_text(source, text)) for source, text in batch] for batch in batches]
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns often
     try:
-        assert main(["audit", str(src), "--out", str(out), "--workers", "1"]) == 0
-        assert gc.get_freeze_count() > 0
-        assert len(_lines(out)) == 2
+        with ThreadPoolExecutor(len(batches)) as pool:
+            threaded = list(pool.map(lambda b: audit_batch(b, 10.0, "REVENUE_ONLY", False), batches))
     finally:
-        gc.unfreeze()
+        sys.setswitchinterval(switch)
+    assert [[_comparable(line) for line in lines] for lines in threaded] == alone
 
 
 def test_dask_local_cluster_gives_the_local_results(tmp_path: Path) -> None:
