@@ -157,6 +157,11 @@ class Board:
     # the claimed legs checked on this board (`solver.model.leg_checks.LegChecks`), or None: never copied
     leg_checks: Any = field(default=None, init=False, compare=False, repr=False)
 
+    def holds_track_of(self, other: Any) -> bool:
+        """Whether this board holds the very hexes, nodes and paths dicts `other` holds (a board, or a memo kept
+        beside one: a board made from it with `replace` and other ones does not)."""
+        return self.hexes is other.hexes and self.nodes is other.nodes and self.paths is other.paths
+
     def train(self, train_id: str) -> Train:
         for t in self.trains:
             if t.id == train_id:

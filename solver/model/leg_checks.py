@@ -27,7 +27,7 @@ class LegChecks:
 
     def bound_to(self, board: Any) -> bool:
         """Whether `board` holds the very dicts these answers were checked on."""
-        return board.hexes is self.hexes and board.nodes is self.nodes and board.paths is self.paths
+        return board.holds_track_of(self)
 
     def keep(self, key: CheckKey, answer: Any) -> None:
         """Keep one answer."""

@@ -123,6 +123,4 @@ class BoardWalks:
     def memo_for(self, board: Any) -> WalkMemo | None:
         """The memo, when `board` holds the very dicts it was bound with (a board copied with `replace`
         and other nodes or paths, or hexes, walks anew)."""
-        if board.hexes is self.hexes and board.nodes is self.nodes and board.paths is self.paths:
-            return self.memo
-        return None
+        return self.memo if board.holds_track_of(self) else None
