@@ -7,6 +7,7 @@ earn and prices it (the stops' pay, and the modifiers' bonuses, subsidy and rout
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -144,29 +145,49 @@ class RouteBuilder:
         return found
 
     def walked_fits(self, shapes: WalkedShapes) -> list[tuple[int, ...]] | None:
-        """`fitting(k)` of every shape of a compiled walk, from its arrays (shapes alike in token, crossings and
-        visit cost share it); None when some class must look at a route's stops or kinds to know."""
-        if self.need_stops or any(p is not None for p in self.pours):
+        """`fitting(k)` of every shape of a compiled walk, from its arrays (shapes alike in token, crossings, visit
+        cost and, for a list train's pour, kind code share it); None when some class must look at a route's stops
+        to know."""
+        if self.need_stops:
             return None
-        fit_of: dict[tuple[bool, int, int], tuple[int, ...]] = {}
+        codes = shapes.kind_codes() if any(p is not None for p in self.pours) else itertools.repeat(0)
+        fit_of: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}
         fits = []
-        for token, crossings, cost in shapes.fit_keys():
-            key = (token, crossings, cost)
+        for (token, crossings, cost), code in zip(shapes.fit_keys(), codes):
+            key = (token, crossings, cost, code)
             fit = fit_of.get(key)
-            if fit is None:  # no class looks at the stops or their kinds
-                fit = fit_of[key] = self._fitting((), crossings, cost, token, 0)
+            if fit is None:  # no class looks at the stops
+                fit = fit_of[key] = self._fitting((), crossings, cost, token, code)
             fits.append(fit)
         return fits
 
     def walked_bounds(self, ci: int, shapes: WalkedShapes) -> list[int] | None:
-        """`quick_bound(ci)` of every shape of a compiled walk, from its arrays; None unless class ci pays every
-        stop from its table."""
-        if not self.plain[ci]:
+        """`quick_bound(ci)` of every shape of a compiled walk, from its arrays; None where its stops' bound is
+        not the best few of per-node tables (`_walked_tables`)."""
+        tables = self._walked_tables(ci)
+        if tables is None:
             return None
         lengths = shapes.lengths()
         caps = [self.bonus_cap(ci, n) for n in range(max(lengths, default=0) + 1)]
-        values = shapes.values([shapes.row(self.node_rev[ci])], [])[0][0]
+        values = shapes.top_sums([(shapes.row(table), count) for table, count in tables])
+        if values is None:
+            return None
         return [v + caps[n] for v, n in zip(values, lengths)]
+
+    def _walked_tables(self, ci: int) -> list[tuple[dict[str, int], int | None]] | None:
+        """What `stops_value(ci)` sums, as per-node tables (none below 0) and how many of a route's best values
+        each counts (None: all); None for a count below 0."""
+        if self.plain[ci]:
+            return [(self.node_rev[ci], None)]
+        rows = self.disjoint_rows(ci)
+        if rows is not None:  # each kind pays in its one row: the best `pay` stops of each row
+            row_value = self.row_values(ci, rows)
+            tables = [({n: v for n, (i, v) in row_value.items() if i == r}, row.pay) for r, row in enumerate(rows)]
+        elif self.classes[ci].unit != "stops_by_type":  # every stop may pay
+            tables = [(self.stop_upper(ci), None)]
+        else:
+            tables = [(self.stop_upper(ci), sum(r.pay for r in self.classes[ci].rows))]
+        return None if any(count is not None and count < 0 for _t, count in tables) else tables
 
     def _fitting(self, nodes_: tuple[str, ...], crossings: int, cost: int, token: bool, code: int) -> tuple[int, ...]:
         stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []

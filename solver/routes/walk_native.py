@@ -427,6 +427,13 @@ class WalkedShapes(MadeOnRead[RouteShape]):
         """Per route, its token, crossings and visit cost."""
         return zip(self.token_array.astype(bool).tolist(), self.cross_array.tolist(), self.cost_array.tolist())
 
+    def kind_codes(self) -> list[int]:
+        """Per route, its kind code (`RouteShape.kinds`)."""
+        lo, hi = self.codes.reshape(-1, 2).T
+        if not hi.any():
+            return lo.tolist()
+        return [a | b << 64 if b else a for a, b in zip(lo.tolist(), hi.tolist())]
+
     def mask(self, k: int) -> int:
         """Route k's track bits."""
         return self.masks_of([k])[0]
@@ -497,6 +504,28 @@ class WalkedShapes(MadeOnRead[RouteShape]):
     def row(self, pay: dict[str, int]) -> list[int]:
         """What each node pays by its number (`values`' table), from a table by node id (0 where it has none)."""
         return [pay.get(nid, 0) for nid in self.ids]
+
+    def top_sums(self, tables: Sequence[tuple[Sequence[int], int | None]]) -> list[int] | None:
+        """Per route, summed over the tables (each a value per node number), the sum of the `count` largest
+        values its stops take in the table (None: all of them; with a count, no value may be below 0, so a
+        route padded with zeros has the same best values); None for sums beyond 64-bit integers."""
+        n = len(self)
+        lengths = np.diff(self.off_array)
+        longest = int(lengths.max()) if n else 0
+        if any(max(map(abs, table), default=0) * longest >= _INT64_SAFE // max(1, len(tables)) for table, _c in tables):
+            return None
+        whole = [table for table, count in tables if count is None or count >= longest]
+        total = self.values(whole, [], arrays=True)[0].sum(axis=0) if whole else np.zeros(n, dtype=np.int64)
+        partial = [(table, count) for table, count in tables if count is not None and count < longest]
+        if partial:  # the routes' values a row each, padded with zeros, sorted: the last `count` columns
+            route_of = np.repeat(np.arange(n), lengths)
+            column = np.arange(len(self.node_array)) - np.repeat(self.off_array[:-1], lengths)
+            for table, count in partial:
+                padded = np.zeros((n, longest), dtype=np.int64)
+                padded[route_of, column] = np.asarray(table, dtype=np.int64)[self.node_array]
+                padded.sort(axis=1)
+                total += padded[:, longest - count:].sum(axis=1)
+        return total.tolist()
 
     @overload
     def values(self, tables: Sequence[Sequence[int]], tests: Sequence[tuple[Sequence[int], bool]]
