@@ -430,12 +430,10 @@ class _Best:
 
 def _bounded_options(builder: RouteBuilder, scan: Scan) -> list[tuple[int, int, int]]:
     """Step 2, lazily: every (quick upper bound, shape, class) option, unpriced (`_lazy` prices them)."""
-    shapes = builder.shapes
-    walked = [builder.walked_bounds(ci, shapes) for ci in range(len(builder.classes))] \
-        if isinstance(shapes, WalkedShapes) else None
-    fits = builder.walked_fits(shapes) if walked is not None and None not in walked else None  # type: ignore[arg-type]
-    if fits is not None:  # from the arrays of a compiled walk: no shape made
-        return [(walked[ci][k], k, ci) for k in scan.shapes(len(shapes)) for ci in fits[k]]  # type: ignore[index]
+    if isinstance(builder.shapes, WalkedShapes):
+        found = _walked_options(builder, builder.shapes, scan)
+        if found is not None:
+            return found
     quick = [builder.quick_bound(ci) for ci in range(len(builder.classes))]
     out = []
     for k in scan.shapes(len(builder.shapes)):
@@ -443,3 +441,18 @@ def _bounded_options(builder: RouteBuilder, scan: Scan) -> list[tuple[int, int, 
         for ci in builder.fitting(k):
             out.append((quick[ci](nodes_), k, ci))
     return out
+
+
+def _walked_options(builder: RouteBuilder, shapes: WalkedShapes, scan: Scan) -> list[tuple[int, int, int]] | None:
+    """`_bounded_options` from the arrays of a compiled walk (no shape made): the shapes the scan takes, each
+    with the classes that fit it in order; None when some class's bound or fit is not read from them."""
+    fits = builder.walked_fit_masks(shapes)
+    bounds = [builder.walked_bounds(ci, shapes) for ci in range(len(builder.classes))] if fits is not None else [None]
+    if fits is None or any(b is None for b in bounds):
+        return None
+    taken = scan.taken(len(shapes))  # all unless the deadline or `cancel` cuts the scan short
+    ks = [np.flatnonzero(fit[:taken]) for fit in fits]
+    order = np.argsort(np.concatenate(ks), kind="stable")  # by shape, then class
+    k_all = np.concatenate(ks)[order]
+    ci_all = np.concatenate([np.full(len(k), ci, dtype=np.int64) for ci, k in enumerate(ks)])[order]
+    return list(zip(np.stack(bounds)[ci_all, k_all].tolist(), k_all.tolist(), ci_all.tolist()))  # type: ignore[arg-type]

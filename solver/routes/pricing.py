@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from solver.model.board import Board, DistanceRow, Node, Train
 from solver.model.cancel import CancelToken
 from solver.model.legs import Leg
@@ -25,7 +27,7 @@ from solver.modifiers.candidate_values import (
 from solver.routes.leg_graph import LegGraph, reversed_legs
 from solver.routes.route_shape import RouteShape
 from solver.routes.walk import PourByKind, kind_code
-from solver.routes.walk_native import WalkedShapes
+from solver.routes.walk_native import INT64_SAFE, WalkedShapes
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import (
     route_stop_revenues,
@@ -161,18 +163,37 @@ class RouteBuilder:
             fits.append(fit)
         return fits
 
-    def walked_bounds(self, ci: int, shapes: WalkedShapes) -> list[int] | None:
+    def walked_fit_masks(self, shapes: WalkedShapes) -> list[np.ndarray] | None:
+        """Per class, whether its train may run each shape of a compiled walk (`fitting`), from its arrays (a list
+        train's pour asked once per kind code); None when some class must look at a route's stops to know."""
+        if self.need_stops:
+            return None
+        token = shapes.token_array.astype(bool)
+        codes: tuple[list[int], np.ndarray] | None = None
+        out = []
+        for ci, train in enumerate(self.classes):
+            fit = token if train.requires_token else np.ones(len(shapes), dtype=bool)
+            quick = self.quick_fit[ci]
+            if quick is not None:  # a walked route has two stops: only its token and its length are left to check
+                out.append(fit & ((shapes.cross_array if quick else shapes.cost_array) <= train.distance))
+                continue
+            pour = self.pours[ci]  # an unclassed list train: its token and its cached pour
+            codes = codes or shapes.distinct_codes()
+            out.append(fit & np.asarray([pour(c) for c in codes[0]], dtype=bool)[codes[1]])  # type: ignore[misc]
+        return out
+
+    def walked_bounds(self, ci: int, shapes: WalkedShapes) -> np.ndarray | None:
         """`quick_bound(ci)` of every shape of a compiled walk, from its arrays; None where its stops' bound is
-        not the best few of per-node tables (`_walked_tables`)."""
+        not the best few of per-node tables (`_walked_tables`) or a value is beyond 64-bit integers."""
         tables = self._walked_tables(ci)
         if tables is None:
             return None
-        lengths = shapes.lengths()
-        caps = [self.bonus_cap(ci, n) for n in range(max(lengths, default=0) + 1)]
+        lengths = np.diff(shapes.off_array)
+        caps = [self.bonus_cap(ci, n) for n in range(int(lengths.max(initial=0)) + 1)]
         values = shapes.top_sums([(shapes.row(table), count) for table, count in tables])
-        if values is None:
+        if values is None or not all(isinstance(c, int) and abs(c) < INT64_SAFE for c in caps):
             return None
-        return [v + caps[n] for v, n in zip(values, lengths)]
+        return values + np.asarray(caps, dtype=np.int64)[lengths]
 
     def _walked_tables(self, ci: int) -> list[tuple[dict[str, int], int | None]] | None:
         """What `stops_value(ci)` sums, as per-node tables (none below 0) and how many of a route's best values
@@ -463,6 +484,16 @@ class Scan:
                 return
             self.walked += 1
             yield k
+
+    def taken(self, n: int) -> int:
+        """How many of indices 0..n-1 `shapes(n)` gives (each counted walked), asking the clock as often, without
+        going through them one by one."""
+        for k in range(255, n, 256):
+            if self.expired():
+                self.walked += k
+                return k
+        self.walked += n
+        return n
 
     def expired(self) -> bool:
         """Whether the deadline passed or `cancel` was set (then the scan is `cut`)."""

@@ -1,5 +1,5 @@
 """The lazy build's options read from the arrays of a compiled walk (`RouteBuilder.walked_bounds` and
-`walked_fits` over `WalkedShapes`) against the options of the shapes made one at a time (`quick_bound` and
+`walked_fit_masks` over `WalkedShapes`) against the options of the shapes made one at a time (`quick_bound` and
 `fitting`): the same bounds, shapes and classes in the same order.
 
 Checked on real boards whose trains are list trains not paid at every stop: 18FL (a 4 and a 3E, rows of their
@@ -41,7 +41,7 @@ def _both_ways(monkeypatch: pytest.MonkeyPatch, raw: dict) -> list[tuple[list, l
 
     def spy(builder: RouteBuilder, scan: Scan) -> list[tuple[int, int, int]]:
         shapes = builder.shapes
-        arrays = isinstance(shapes, WalkedShapes) and builder.walked_fits(shapes) is not None and all(
+        arrays = isinstance(shapes, WalkedShapes) and builder.walked_fit_masks(shapes) is not None and all(
             builder.walked_bounds(ci, shapes) is not None for ci in range(len(builder.classes)))
         fast = options(builder, scan)
         with monkeypatch.context() as mp:
@@ -62,3 +62,22 @@ def test_list_trains_options_from_the_arrays(monkeypatch: pytest.MonkeyPatch, ga
     assert builds and all(arrays for _fast, _slow, arrays in builds)
     for fast, slow, _arrays in builds:
         assert len(fast) > 500 and fast == slow
+
+
+class _CancelAfter:
+    """A cancel token that is cancelled from its `reads`-th read on."""
+
+    def __init__(self, reads: int) -> None:
+        self.reads = reads
+
+    @property
+    def cancelled(self) -> bool:
+        self.reads -= 1
+        return self.reads < 0
+
+
+@pytest.mark.parametrize(("n", "reads"), [(0, 0), (255, 0), (256, 0), (1000, 0), (1000, 2), (1000, 9), (768, 2)])
+def test_a_scan_takes_at_once_what_it_gives_one_by_one(n: int, reads: int) -> None:
+    one_by_one, at_once = Scan(None, _CancelAfter(reads)), Scan(None, _CancelAfter(reads))  # type: ignore[arg-type]
+    assert at_once.taken(n) == len(list(one_by_one.shapes(n)))
+    assert (at_once.walked, at_once.cut) == (one_by_one.walked, one_by_one.cut)
