@@ -6,7 +6,8 @@
  * Bit sets over options are arrays of `nw` 64-bit words, option j at bit j % 64 of word j / 64; the best
  * open option is the highest set bit. A node's open set is kept in a buffer per depth, and only the words
  * up to its highest set bit are read. The options left open by an option's merged keys are cached per key
- * mask, and the part of each group of 16 keys too, within `cache_words` words (then computed each time).
+ * mask (up to the word of the mask's highest option: an option's set is read only below it), and the part of
+ * each group of 16 keys too, within `cache_words` words (then computed each time).
  * Plain C99 with no Python headers: it is loaded with ctypes.
  */
 #define _DEFAULT_SOURCE /* clock_gettime, posix_memalign, madvise */
