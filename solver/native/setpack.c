@@ -6,10 +6,12 @@
  * Bit sets over options are arrays of `nw` 64-bit words, option j at bit j % 64 of word j / 64; the best
  * open option is the highest set bit. A node's open set is kept in a buffer per depth, and only the words
  * up to its highest set bit are read. The options left open by an option's merged keys are cached per key
- * mask, and the part of each group of 16 keys too, within `cache_words` words (then computed each time).
+ * mask (up to the word of the mask's highest option: an option's set is read only below it), and the part of
+ * each group of 16 keys too, within `cache_words` words (then computed each time).
  * Plain C99 with no Python headers: it is loaded with ctypes.
  */
-#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#define _DEFAULT_SOURCE /* clock_gettime, posix_memalign, madvise */
+#include <sys/mman.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +39,9 @@ typedef struct {
     uint64_t **pvals;              /* ... the options clear of those keys */
     size_t pcap, pused;
     uint64_t *hkeys;               /* the left-open cache: key masks (kw words each) ... */
-    uint64_t **hvals;              /* ... and their open sets */
-    size_t hcap, hused;
+    uint64_t **hvals;              /* ... and their open sets (NULL: not made yet) ... */
+    int32_t *hwords;               /* ... of this many words (0: an empty slot) */
+    size_t hcap;
     uint64_t **chunks;             /* the cached sets' memory, in chunks handed out in order */
     size_t nchunks, chunk_left;
     uint64_t *chunk_next;
@@ -59,13 +62,23 @@ static int top_bit(const uint64_t *x, int hiw) {
     return -1;
 }
 
-/* Room for one cached set (nw words), or NULL when the cache is full (the set is then made each time). */
-static uint64_t *cache_alloc(Search *s) {
-    size_t nw = (size_t)s->nw;
-    if (s->cache_left < s->nw) return NULL;
+/* A chunk of `words` words for the cache: aligned to and asking for huge pages where the system has them (one
+ * page fault per 2 MiB instead of 512: faults cost as much as the search on long lists); NULL when out of memory. */
+static uint64_t *chunk_alloc(size_t words) {
+    void *chunk = NULL;
+    if (posix_memalign(&chunk, CHUNK_WORDS * sizeof(uint64_t), sizeof(uint64_t) * words)) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(chunk, sizeof(uint64_t) * words, MADV_HUGEPAGE);
+#endif
+    return chunk;
+}
+
+/* Room for one cached set of `nw` words, or NULL when the cache is full (the set is then made each time). */
+static uint64_t *cache_alloc(Search *s, size_t nw) {
+    if (s->cache_left < (int64_t)nw) return NULL;
     if (s->chunk_left < nw) {
         size_t words = nw > CHUNK_WORDS ? nw : CHUNK_WORDS;
-        uint64_t *chunk = s->nchunks < MAX_CHUNKS ? malloc(sizeof(uint64_t) * words) : NULL;
+        uint64_t *chunk = s->nchunks < MAX_CHUNKS ? chunk_alloc(words) : NULL;
         if (chunk == NULL) return NULL;
         s->chunks[s->nchunks++] = chunk;
         s->chunk_next = chunk;
@@ -74,7 +87,7 @@ static uint64_t *cache_alloc(Search *s) {
     uint64_t *p = s->chunk_next;
     s->chunk_next += nw;
     s->chunk_left -= nw;
-    s->cache_left -= s->nw;
+    s->cache_left -= (int64_t)nw;
     return p;
 }
 
@@ -117,7 +130,7 @@ static const uint64_t *part_of(Search *s, int g, unsigned group) {
     size_t h = part_slot(s, key);
     if (s->pkeys[h] == key) return s->pvals[h];
     int nw = s->nw;
-    uint64_t *made = (s->pused + 1) * 2 <= s->pcap || parts_grow(s) ? cache_alloc(s) : NULL;
+    uint64_t *made = (s->pused + 1) * 2 <= s->pcap || parts_grow(s) ? cache_alloc(s, (size_t)nw) : NULL;
     uint64_t *into = made != NULL ? made : s->scratch + (size_t)g * nw;
     for (int w = 0; w < nw; w++) into[w] = ~0ULL;
     for (unsigned rest = group; rest; rest &= rest - 1) {
@@ -158,23 +171,83 @@ static size_t key_hash(const uint64_t *km, int kw) {
     return (size_t)(h ^ (h >> 29));
 }
 
-/* The options that share no key with key mask `km`: cached while the cache has room, else made in `tmp`. */
-static const uint64_t *left_open(Search *s, const uint64_t *km, uint64_t *tmp, const uint64_t *full) {
+/* The slot of key mask `km` in the left-open cache (an empty one when it is not there). */
+static size_t key_slot(const Search *s, const uint64_t *km) {
     int kw = s->kw;
     size_t h = key_hash(km, kw) & (s->hcap - 1);
-    while (s->hvals[h] != NULL) {
-        if (memcmp(s->hkeys + h * (size_t)kw, km, sizeof(uint64_t) * (size_t)kw) == 0) return s->hvals[h];
+    while (s->hwords[h] && memcmp(s->hkeys + h * (size_t)kw, km, sizeof(uint64_t) * (size_t)kw) != 0)
         h = (h + 1) & (s->hcap - 1);
+    return h;
+}
+
+/* Every option's key mask in the cache, with the words its set needs: an option's set is read only below its
+ * own number, so up to the highest option of the mask. */
+static void key_words(Search *s) {
+    for (int j = 0; j < s->n; j++) {
+        const uint64_t *km = s->kmask + (size_t)j * s->kw;
+        size_t h = key_slot(s, km);
+        memcpy(s->hkeys + h * (size_t)s->kw, km, sizeof(uint64_t) * (size_t)s->kw);
+        s->hwords[h] = j / 64 + 1;
     }
-    uint64_t *made = s->hused * 2 < s->hcap ? cache_alloc(s) : NULL;
+}
+
+/* The options that share no key with option j's key mask `km`, in the words up to j's (those the search reads):
+ * cached while the cache has room, else made in `tmp`. */
+static const uint64_t *left_open(Search *s, const uint64_t *km, uint64_t *tmp, const uint64_t *full) {
+    size_t h = key_slot(s, km);
+    if (s->hvals[h] != NULL) return s->hvals[h];
+    int words = s->hwords[h];
+    uint64_t *made = cache_alloc(s, (size_t)words);
     uint64_t *into = made != NULL ? made : tmp;
-    clear_of(s, km, full, s->nw - 1, into);
-    if (made != NULL) {
-        memcpy(s->hkeys + h * (size_t)kw, km, sizeof(uint64_t) * (size_t)kw);
-        s->hvals[h] = made;
-        s->hused++;
-    }
+    clear_of(s, km, full, words - 1, into);
+    s->hvals[h] = made;
     return into;
+}
+
+/* The least option number k with a value above `need` (n: none): a run needing more than `need` from one
+ * option finds none below it (values are sorted). */
+static int first_above(const Search *s, int64_t need) {
+    int lo = 0, hi = s->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (s->vals[mid] > need) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+/* The least t for which the bound "`base` plus the options numbered just below t, for `slots` - 1 trains" beats
+ * the best run (n + 1: none does): a node's child passes it only if its top option is numbered t - 1 or more
+ * (t is one past the child's top option; the sum grows with t). */
+static int least_top(const Search *s, int64_t base, int slots) {
+    int lo = 0, hi = s->n + 1;
+    while (lo < hi) {
+        int t = (lo + hi) / 2, from = t - slots + 1;
+        if (base + s->prefix[t] - s->prefix[from < 0 ? 0 : from] > s->best) hi = t;
+        else lo = t + 1;
+    }
+    return lo;
+}
+
+/* Words lo..hi of a child: `x` without the options holding a key of the chosen option, read from its left
+ * open set `keep`, else from its key groups' `parts`. */
+static void child_words(const uint64_t *x, const uint64_t *keep, const uint64_t **parts, int np, int lo, int hi,
+                        uint64_t *child) {
+    if (hi < lo) return;
+    if (keep != NULL) {
+        for (int w = lo; w <= hi; w++) child[w] = x[w] & keep[w];
+        return;
+    }
+    memcpy(child + lo, x + lo, sizeof(uint64_t) * (size_t)(hi - lo + 1));
+    for (int i = 0; i < np; i++) /* a part at a time: the loop over words vectorises */
+        for (int w = lo; w <= hi; w++) child[w] &= parts[i][w];
+}
+
+/* The highest set bit of words lo..hiw of `x` (-1: none there). */
+static int top_bit_above(const uint64_t *x, int hiw, int lo) {
+    for (int w = hiw; w >= lo; w--)
+        if (x[w]) return w * 64 + 63 - __builtin_clzll(x[w]);
+    return -1;
 }
 
 static void record(Search *s, int64_t value, int extra1, int extra2) {
@@ -277,7 +350,8 @@ static void search(Search *s, int depth, const uint64_t *open, int hiw, int64_t 
             int np = 1;
             if (depth > 0) parts[0] = left_open(s, km, tmp, full);
             else np = parts_of(s, km, parts);
-            for (int w = tx >= 0 ? tx / 64 : -1; w >= 0; w--) {
+            int low = first_above(s, s->best - value - vj) / 64; /* an option below this word cannot improve */
+            for (int w = tx >= 0 ? tx / 64 : -1; w >= low; w--) {
                 uint64_t cur = x[w];
                 for (int i = 0; i < np && cur; i++) cur &= parts[i][w];
                 for (int i = 0; i < nleaf && cur; i++) cur &= s->closes[(size_t)leaf_sets[i] * nw + w];
@@ -289,15 +363,19 @@ static void search(Search *s, int depth, const uint64_t *open, int hiw, int64_t 
             }
             continue;
         }
+        /* at the root each option comes once, so its set is not cached: its key groups' parts make the child */
         const uint64_t *keep = slots == all_slots ? NULL : left_open(s, km, tmp, full);
+        const uint64_t **parts = s->group_parts;
+        int np = keep == NULL ? parts_of(s, km, parts) : 0;
         int cw = j / 64;
-        if (keep != NULL) {
-            for (int w = 0; w <= cw; w++) child[w] = x[w] & keep[w];
-        } else { /* at the root: each option once, so its set is not cached */
-            clear_of(s, km, x, cw, child);
-        }
-        int tc = top_bit(child, cw) + 1, lo = tc - slots + 1;
-        if (value + vj + s->prefix[tc] - s->prefix[lo < 0 ? 0 : lo] <= s->best) continue;
+        /* the bound below needs only the child's top option, and fails unless it is numbered `least_top` or
+         * more: the words holding those are made first, the rest only when the bound holds */
+        int least = least_top(s, value + vj, slots), split = least > 0 ? (least - 1) / 64 : 0;
+        if (split > cw) continue;
+        child_words(x, keep, parts, np, split, cw, child);
+        int tc = top_bit_above(child, cw, split) + 1, lo = tc - slots + 1;
+        if (tc < least || value + vj + s->prefix[tc] - s->prefix[lo < 0 ? 0 : lo] <= s->best) continue;
+        child_words(x, keep, parts, np, 0, split - 1, child);
         for (int i = 0; i < s->wlen[fj]; i++) {
             int t = s->widx[s->wstart[fj] + i];
             s->used[t]++;
@@ -360,12 +438,14 @@ int rm_best_packing(int32_t n, int32_t nw, int32_t kw, int32_t nkeys, const int6
     s.chunks = calloc(MAX_CHUNKS, sizeof(uint64_t *));
     s.hkeys = calloc(s.hcap * (size_t)(kw > 0 ? kw : 1), sizeof(uint64_t));
     s.hvals = calloc(s.hcap, sizeof(uint64_t *));
+    s.hwords = calloc(s.hcap, sizeof(int32_t));
     uint64_t *full = calloc((size_t)nw + 1, sizeof(uint64_t));
     int ok = s.used && s.left && s.chosen && s.best_set && s.tops && s.buf && s.scratch && s.pkeys && s.pvals &&
-             s.chunks && s.hkeys && s.hvals && s.group_parts && full;
+             s.chunks && s.hkeys && s.hvals && s.hwords && s.group_parts && full;
     if (ok && n > 0) {
         for (int c = 0; c < ncls; c++) s.left[c] = counts[c];
         for (int w = 0; w < nw; w++) full[w] = ~0ULL;
+        key_words(&s);
         if (n % 64) full[nw - 1] = (1ULL << (n % 64)) - 1;
         search(&s, 0, full, nw - 1, 0, all_slots, full, all_slots);
     }
@@ -378,7 +458,7 @@ int rm_best_packing(int32_t n, int32_t nw, int32_t kw, int32_t nkeys, const int6
     }
     if (s.chunks) for (size_t i = 0; i < s.nchunks; i++) free(s.chunks[i]);
     free(s.chunks); free(s.pkeys); free(s.pvals);
-    free(s.group_parts); free(s.hvals); free(s.hkeys); free(s.scratch); free(s.buf); free(s.tops);
+    free(s.group_parts); free(s.hvals); free(s.hwords); free(s.hkeys); free(s.scratch); free(s.buf); free(s.tops);
     free(s.best_set); free(s.chosen); free(s.left); free(s.used); free(full);
     return ok ? 0 : -1;
 }

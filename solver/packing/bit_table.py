@@ -1,17 +1,16 @@
 """Track masks (Python ints, one bit per track key) turned around with numpy: per bit, the masks that hold
 it, and back, in a few array operations instead of a loop per bit.
 
-The masks' bytes are laid out as a (bytes x masks) matrix first, a few bytes per mask, and each byte row
-split into its eight bits, so each bit's row comes out contiguous; a (masks x bits) 0/1 matrix is never
-transposed (that transpose alone cost more than the rest together on the stress set's 35,000 options)."""
+The masks' bytes are laid out as a (bytes x masks) matrix first, a few bytes per mask, and each bit of a byte
+row packed on its own (`packbits` reads any nonzero byte as a one), so each bit's row comes out contiguous; a
+(masks x bits) 0/1 matrix is never transposed (that transpose alone cost more than the rest together on the
+stress set's 35,000 options)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import numpy as np
-
-_SHIFTS = np.arange(8, dtype=np.uint8)[None, :, None]
 
 
 def bit_columns(masks: Sequence[int]) -> np.ndarray:
@@ -23,9 +22,10 @@ def bit_columns(masks: Sequence[int]) -> np.ndarray:
     nbytes = (width + 7) // 8
     raw = np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), dtype=np.uint8)
     by_byte = np.ascontiguousarray(raw.reshape(len(masks), nbytes).T)  # byte x mask: a few rows
-    # bit 8c + j: bit j of byte c (by shifts: `unpackbits` along the first axis is several times slower)
-    bits = ((by_byte[:, None, :] >> _SHIFTS) & 1).reshape(8 * nbytes, len(masks))[:width]
-    return np.packbits(bits, axis=1, bitorder="little")
+    out = np.empty((8 * nbytes, (len(masks) + 7) // 8), dtype=np.uint8)
+    for j in range(8):  # bit 8c + j: bit j of byte c, for every c at once
+        out[j::8] = np.packbits(by_byte & np.uint8(1 << j), axis=1, bitorder="little")
+    return out[:width]
 
 
 def row_words(columns: np.ndarray, words: int) -> np.ndarray:
@@ -51,11 +51,11 @@ def mask_words(columns: np.ndarray, count: int) -> np.ndarray:
     if len(columns) == 0:
         return np.zeros((count, 1), dtype="<u8")
     bits = np.unpackbits(columns, axis=1, count=count, bitorder="little")  # row x position
-    by_word = np.packbits(bits, axis=0, bitorder="little")  # byte c x position: rows 8c to 8c + 7
-    pad = -len(by_word) % 8
-    if pad:
-        by_word = np.concatenate([by_word, np.zeros((pad, count), dtype=np.uint8)])
-    return np.ascontiguousarray(by_word.T).view("<u8")  # position x 64-row word
+    # byte c x position: rows 8c to 8c + 7, OR-ed in row by row (`packbits` along the first axis is slower)
+    by_byte = np.zeros((-(-len(columns) // 64) * 8, count), dtype=np.uint8)
+    for r, row in enumerate(bits):
+        by_byte[r // 8] |= row << np.uint8(r % 8)
+    return np.ascontiguousarray(by_byte.T).view("<u8")  # position x 64-row word
 
 
 def masks_over(columns: np.ndarray, count: int) -> list[int]:
@@ -74,6 +74,24 @@ def word_ints(words: np.ndarray) -> list[int]:
     for w in range(words.shape[1] - 2, -1, -1):
         out = [(high << 64) | low for high, low in zip(out, words[:, w].tolist(), strict=True)]
     return out
+
+
+class RowInts:
+    """The rows of a (position x word) array of `mask_words` as ints, each made when read: `word_ints` without
+    making them all (a search that hands over after a few hundred nodes reads few of tens of thousands)."""
+
+    def __init__(self, words: np.ndarray) -> None:
+        self._raw = np.ascontiguousarray(words, dtype="<u8").tobytes()
+        self._width = words.shape[1] * 8  # bytes per row
+        self._count = len(words)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, i: int) -> int:
+        if not 0 <= i < self._count:
+            raise IndexError(i)
+        return int.from_bytes(self._raw[i * self._width:(i + 1) * self._width], "little")
 
 
 def users_per_bit(masks: Sequence[int]) -> dict[int, int]:

@@ -36,7 +36,7 @@ import numpy as np
 
 from solver.model.cancel import CancelToken
 from solver.model.results import Status
-from solver.packing.bit_table import bit_columns, holders, mask_words, row_int, row_words, word_ints
+from solver.packing.bit_table import RowInts, bit_columns, holders, mask_words, row_int, row_words
 from solver.packing.open_sets import OpenSets
 from solver.packing.outcome import Choice, Packing
 from solver.packing.setpack_native import available as native_available
@@ -61,9 +61,23 @@ class PackResult:
     stats: dict[str, float] = field(default_factory=dict)
 
 
+def _by_value(values: Sequence[int]) -> list[int]:
+    """The options worth more than nothing, by value (ties in their order): the search's numbering."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "iu":  # values numpy holds no integers for: Python's sort
+        return sorted((i for i in range(len(values)) if values[i] > 0), key=lambda i: values[i])
+    worth = np.flatnonzero(array > 0)
+    return worth[np.argsort(array[worth], kind="stable")].tolist()
+
+
 def _bitset(indices: Sequence[int], n: int) -> int:
     flags = np.zeros(n, dtype=bool)
     flags[np.asarray(indices, dtype=np.int64)] = True
+    return _flag_set(flags)
+
+
+def _flag_set(flags: np.ndarray) -> int:
+    """The positions of the true flags as a bit set."""
     return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
 
@@ -73,7 +87,7 @@ class _Keys:
     (`users`, `kmask`) and as rows of 64-bit words (`users_words`, `kmask_words`, for the compiled search)."""
 
     users: list[int]
-    kmask: list[int]
+    kmask: RowInts
     users_words: np.ndarray
     kmask_words: np.ndarray
 
@@ -89,8 +103,7 @@ def _merged_keys(masks: Sequence[int], n: int) -> _Keys:
         first.setdefault(col.tobytes(), k)
     keep = sorted(first.values())
     words = mask_words(columns[keep], n)
-    return _Keys([row_int(columns[k]) for k in keep], word_ints(words) if keep else [0] * n,
-                 row_words(columns[keep], (n + 63) // 64), words)
+    return _Keys([row_int(columns[k]) for k in keep], RowInts(words), row_words(columns[keep], (n + 63) // 64), words)
 
 
 class _Slots:
@@ -105,14 +118,10 @@ class _Slots:
         # Hall's condition needs only the unions of fits; with one class per option, the classes alone
         sets = sorted(distinct) if all(f & (f - 1) == 0 for f in distinct) else _union_closure(distinct)
         self.room = {t: sum(counts[c] for c in range(len(counts)) if t >> c & 1) for t in sets}
-        members: dict[int, list[int]] = defaultdict(list)
-        for j, f in enumerate(fits):
-            members[f].append(j)
-        for f in members:
+        for f in distinct:
             self.within[f] = [t for t in sets if f & t == f]
-        n = len(fits)
-        self.closes = {t: full ^ _bitset([j for f, js in members.items() if f & t == f for j in js], n)
-                       for t in sets}
+        by_option = np.asarray(fits)
+        self.closes = {t: full ^ _flag_set((by_option & ~t) == 0) for t in sets}  # the options fitting within t
         self.used = dict.fromkeys(sets, 0)
 
     def take(self, fit: int, child: int) -> int:
@@ -215,7 +224,7 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
                           stats={"bb_options": 0.0, "bb_keys": 0.0, "bb_nodes": 0.0, "bb_setup_ms": 0.0, "bb_ms": 0.0})
     # the best option is the highest bit; an option worth nothing or less never improves a packing (and the
     # bounds count the best options for every slot left, which holds for positive values only)
-    order = sorted((i for i in range(len(values)) if values[i] > 0), key=lambda i: values[i])
+    order = _by_value(values)
     n = len(order)
     vals = [values[i] for i in order]
     fit = [fits[i] for i in order]

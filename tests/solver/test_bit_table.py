@@ -3,10 +3,11 @@ over every bit of random masks (including none, and masks that are all 0)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.packing.bit_table import bit_columns, holders, masks_over, row_int, users_per_bit
+from solver.packing.bit_table import RowInts, bit_columns, holders, mask_words, masks_over, row_int, users_per_bit
 
 MASKS = st.lists(st.integers(0, (1 << 150) - 1) | st.sampled_from([0, 1, 1 << 63, 1 << 64, 1 << 149]), max_size=40)
 
@@ -41,3 +42,15 @@ def test_users_per_bit_names_every_held_bit_once(masks: list[int]) -> None:
         holders_ = sum(1 << j for j, m in enumerate(masks) if m >> bit & 1)
         assert users.get(bit, 0) == holders_
         assert (bit in users) == (holders_ != 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(MASKS)
+def test_row_ints_read_each_mask_back(masks: list[int]) -> None:
+    """`RowInts` over the words of every row reads each mask again, one at a time."""
+    columns = bit_columns(masks)
+    rows = RowInts(mask_words(columns, len(masks)))
+    assert len(rows) == len(masks)
+    assert [rows[i] for i in range(len(rows))] == masks
+    with pytest.raises(IndexError):
+        rows[len(masks)]
