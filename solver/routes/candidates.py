@@ -19,7 +19,7 @@ from solver.model.cancel import CancelToken
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.routes.leg_graph import LegGraph
 from solver.routes.priced_on_read import PricedOnRead, every_route_on_read
-from solver.routes.pricing import Candidate, RouteBuilder, Scan
+from solver.routes.pricing import QUICK_BLOCK, Candidate, RouteBuilder, Scan
 from solver.routes.route_bound import (
     ReachBound,
     flat_bound,
@@ -440,6 +440,16 @@ def _by_bound(builder: RouteBuilder, scan: Scan) -> tuple[list[int], list[int]]:
     return [-b for b, _k in by_bound], [k for _b, k in by_bound]
 
 
+def _quick_taken(scan: Scan, n: int, n_classes: int) -> int:
+    """How many of n shapes `_by_bound` takes bounded a block at a time (`RouteBuilder.quick_uppers`, each class
+    over every block: all unless the deadline or `cancel` cuts the scan short), each counted walked, asking
+    the clock and the cancel token as often."""
+    taken = n
+    for _ci in range(n_classes):  # `quick_uppers` looks before each block, and stops at the first look that says so
+        taken = min(taken, next((start for start in range(0, n, QUICK_BLOCK) if scan.expired()), n))
+    return scan.taken(taken)
+
+
 def _made_ahead(shapes: Sequence[RouteShape], ks: list[int]) -> Iterator[int]:
     """The indices ks in order; a compiled walk's shapes made a block ahead of them (`WalkedShapes.make`), the
     first block of MADE_AHEAD, each next twice as long (few are read before the best price stops the scan)."""
@@ -453,24 +463,15 @@ def _made_ahead(shapes: Sequence[RouteShape], ks: list[int]) -> Iterator[int]:
 
 
 def _walked_by_bound(builder: RouteBuilder, shapes: WalkedShapes, scan: Scan) -> tuple[list[int], list[int]] | None:
-    """`_by_bound` from the arrays of a compiled walk (`RouteBuilder.walked_bounds`, no shape made), over the
-    shapes some class fits (`walked_fit_masks`, where read from the arrays), each bounded over the classes that
-    fit it; None when some class's bound is not read from them."""
+    """`_by_bound` from the arrays of a compiled walk (`RouteBuilder.walked_bounds`, no shape made); None when
+    some class's bound is not read from them."""
     bounds = [builder.walked_bounds(ci, shapes) for ci in range(len(builder.classes))]
     if any(b is None for b in bounds):
         return None
-    taken = scan.taken(len(shapes))  # all unless the deadline or `cancel` cuts the scan short
-    per_class = np.stack(bounds)[:, :taken]  # type: ignore[arg-type]
-    fits = builder.walked_fit_masks(shapes)
-    if fits is not None:  # a class bounds only the shapes it fits
-        fit = np.stack(fits)[:, :taken]
-        per_class = np.where(fit, per_class, np.iinfo(np.int64).min)
-        ks = np.flatnonzero(fit.any(axis=0))
-    else:
-        ks = np.arange(taken)
-    top = per_class.max(axis=0)[ks]
+    taken = _quick_taken(scan, len(shapes), len(bounds))
+    top = np.stack(bounds)[:, :taken].max(axis=0)  # type: ignore[arg-type]
     order = np.argsort(-top, kind="stable")  # ties stay in walk order
-    return top[order].tolist(), ks[order].tolist()
+    return top[order].tolist(), order.tolist()
 
 
 class _Best:
