@@ -9,7 +9,7 @@ import heapq
 import math
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +19,7 @@ from solver.model.cancel import CancelToken
 from solver.modifiers.candidate_values import candidate_pricer
 from solver.routes.leg_graph import LegGraph
 from solver.routes.priced_on_read import PricedOnRead, every_route_on_read
-from solver.routes.pricing import Candidate, RouteBuilder, Scan
+from solver.routes.pricing import QUICK_BLOCK, Candidate, RouteBuilder, Scan
 from solver.routes.route_bound import (
     ReachBound,
     flat_bound,
@@ -46,6 +46,7 @@ LAZY_FROM = 500  # options (route, class) from which the lazy build pays
 FLOOR_FROM = 500  # routes from which a walk of two trains first looks for a floor (`_walk_floor`)
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
 ON_READ_FROM = 5000  # routes from which a walk priced in full makes a candidate only when read (`on_read`)
+MADE_AHEAD = 32  # the best-only scan's first block of a compiled walk's shapes made at once (`_made_ahead`)
 
 
 Options = tuple[np.ndarray, np.ndarray, np.ndarray]  # the lazy build's options: upper bounds, shapes, classes
@@ -286,7 +287,7 @@ def _best_walked(board: Board, graph: LegGraph, classes: Sequence[Train], cap: i
         reach = flat_bound(graph.legs_from, walk.visitable, longest, *weights)  # a route earns its stops' pay
     if reach is None:
         builder.shapes, complete = enumerate_routes(board, graph, classes, cap, walk_deadline, rules=walk,
-                                                    cancel=cancel)
+                                                    cancel=cancel, arrays=True)
         return builder, complete, _best_routes(builder, scan)
     best, complete = _bounded_best(board, graph, builder, 0, walk, reach, cap, walk_deadline, cancel, scan=scan)
     return builder, complete, best.first()
@@ -408,15 +409,13 @@ def _every_route(builder: RouteBuilder, scan: Scan) -> list[Candidate]:
 def _best_routes(builder: RouteBuilder, scan: Scan) -> list[Candidate]:
     """Step 2 with `best_only`: the best route alone, the first in walk order (a route ahead before
     its way back) of those that earn the most; none when no route earns anything. The routes are
-    taken best quick bound first: once that bound falls below the best price found, no route left
-    can earn as much; a route whose tight bound is below it is not priced."""
+    taken best quick bound first (`_by_bound`): once that bound falls below the best price found, no
+    route left can earn as much; a route whose tight bound is below it is not priced."""
     n_classes = len(builder.classes)
-    quick = [builder.quick_uppers(ci, scan) for ci in range(n_classes)]  # the shapes' bounds a block at a time
-    bounds = quick[0] if n_classes == 1 else [max(col) for col in zip(*quick)]
-    by_bound = sorted((-bounds[k], k) for k in scan.shapes(len(bounds)))
+    bounds, ks = _by_bound(builder, scan)
     best = _Best()
-    for i, (minus_bound, k) in enumerate(by_bound):
-        if -minus_bound < best.value:
+    for i, (bound, k) in enumerate(zip(bounds, _made_ahead(builder.shapes, ks))):
+        if bound < best.value:
             break
         if i % 256 == 255 and scan.expired():
             break
@@ -424,6 +423,55 @@ def _best_routes(builder: RouteBuilder, scan: Scan) -> list[Candidate]:
             continue
         best.offer((k,), builder.price(k, builder.fitting(k)))
     return best.first()
+
+
+def _by_bound(builder: RouteBuilder, scan: Scan) -> tuple[list[int], list[int]]:
+    """The shapes the scan takes, best quick upper bound (over the classes) first, ties in walk order: their
+    bounds and their indices. A compiled walk's are read from its arrays (`_walked_by_bound`); otherwise
+    the shapes are made and bounded a block at a time (`RouteBuilder.quick_uppers`)."""
+    if isinstance(builder.shapes, WalkedShapes):
+        found = _walked_by_bound(builder, builder.shapes, scan)
+        if found is not None:
+            return found
+        builder.shapes = shape_list(builder.shapes, scan.expired)
+    quick = [builder.quick_uppers(ci, scan) for ci in range(len(builder.classes))]
+    bounds = quick[0] if len(quick) == 1 else [max(col) for col in zip(*quick)]
+    by_bound = sorted((-bounds[k], k) for k in scan.shapes(len(bounds)))
+    return [-b for b, _k in by_bound], [k for _b, k in by_bound]
+
+
+def _quick_taken(scan: Scan, n: int, n_classes: int) -> int:
+    """How many of n shapes `_by_bound` takes bounded a block at a time (`RouteBuilder.quick_uppers`, each class
+    over every block: all unless the deadline or `cancel` cuts the scan short), each counted walked, asking
+    the clock and the cancel token as often."""
+    taken = n
+    for _ci in range(n_classes):  # `quick_uppers` looks before each block, and stops at the first look that says so
+        taken = min(taken, next((start for start in range(0, n, QUICK_BLOCK) if scan.expired()), n))
+    return scan.taken(taken)
+
+
+def _made_ahead(shapes: Sequence[RouteShape], ks: list[int]) -> Iterator[int]:
+    """The indices ks in order; a compiled walk's shapes made a block ahead of them (`WalkedShapes.make`), the
+    first block of MADE_AHEAD, each next twice as long (few are read before the best price stops the scan)."""
+    start, block = 0, MADE_AHEAD
+    while start < len(ks):
+        part = ks[start:start + block]
+        if isinstance(shapes, WalkedShapes):
+            shapes.make(np.sort(np.asarray(part, dtype=np.int64)))
+        yield from part
+        start, block = start + block, 2 * block
+
+
+def _walked_by_bound(builder: RouteBuilder, shapes: WalkedShapes, scan: Scan) -> tuple[list[int], list[int]] | None:
+    """`_by_bound` from the arrays of a compiled walk (`RouteBuilder.walked_bounds`, no shape made); None when
+    some class's bound is not read from them."""
+    bounds = [builder.walked_bounds(ci, shapes) for ci in range(len(builder.classes))]
+    if any(b is None for b in bounds):
+        return None
+    taken = _quick_taken(scan, len(shapes), len(bounds))
+    top = np.stack(bounds)[:, :taken].max(axis=0)  # type: ignore[arg-type]
+    order = np.argsort(-top, kind="stable")  # ties stay in walk order
+    return top[order].tolist(), order.tolist()
 
 
 class _Best:
