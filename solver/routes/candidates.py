@@ -117,7 +117,7 @@ def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: Lazy
         # asked its tight bound (only the bonuses it can hit) where its stops alone might not beat the floor,
         # unless the bonuses spread over its stops and legs (a bound above the tight one) cannot beat it either
         _make_shapes(builder, [o[1] for o in take])  # the shapes these options read, made together
-        stops_only = [o[0] - builder.bonus_cap(o[2], len(builder.shapes[o[1]].nodes)) for o in take]
+        stops_only = [o[0] - builder.first_cap(o[1], o[2]) for o in take]
         tight = [paid > floor[o[2]] or (paid + builder.spread_bonus(o[1], o[2]) > floor[o[2]]
                                         and paid + builder.tight_bonus(o[1], o[2]) > floor[o[2]])
                  for o, paid in zip(take, stops_only)]

@@ -119,6 +119,7 @@ class RouteBuilder:
         # per class, `spread_bonus`'s weights: per stop, per hex, once, and per leg (by id; the legs are the graph's)
         self._spread: dict[int, tuple[dict[str, int], dict[str, int], int, dict[int, int]]] = {}
         self._price_keys: dict[int, int] = {}  # per class, `_price_key`
+        self._miss_tests: dict[int, Callable[[Sequence[str]], bool] | None] = {}  # per class, `_miss_test`
         # per class, the test that the pricer gives None for a route (priced as usual), asked before it is
         # (None: always ask it; no pricer: no test needed)
         self.as_usual = [pricer.as_usual(t, self.plain[ci]) if pricer is not None else None
@@ -159,14 +160,35 @@ class RouteBuilder:
         return fits
 
     def walked_bounds(self, ci: int, shapes: WalkedShapes) -> list[int] | None:
-        """`quick_bound(ci)` of every shape of a compiled walk, from its arrays; None unless class ci pays every
-        stop from its table."""
+        """`quick_bound(ci)` of every shape of a compiled walk, from its arrays (which routes miss every bonus
+        too: `misses_bonuses` run over them); None unless class ci pays every stop from its table."""
         if not self.plain[ci]:
             return None
         lengths = shapes.lengths()
         caps = [self.bonus_cap(ci, n) for n in range(max(lengths, default=0) + 1)]
-        values = shapes.values([shapes.row(self.node_rev[ci])], [])[0][0]
-        return [v + caps[n] for v, n in zip(values, lengths)]
+        missed = self._missed(ci)
+        number = {nid: i for i, nid in enumerate(shapes.ids)} if missed is not None else {}
+        tests = [([number[n] for n in missed[0] if n in number], missed[1])] if missed is not None else []
+        (values,), hits = shapes.values([shapes.row(self.node_rev[ci])], tests)
+        if missed is None:
+            return [v + caps[n] for v, n in zip(values, lengths)]
+        return [v + caps[n] if hit else v for v, n, hit in zip(values, lengths, hits)]  # a miss: its stops alone
+
+    def _missed(self, ci: int) -> tuple[frozenset[str], bool] | None:
+        """What `misses_bonuses` reads for class ci, for a caller that runs it over arrays: the stops a route
+        must miss, and whether at its two ends only; None when a route may hit a bonus whatever its stops
+        (or no bonus test is made: no pricer, or no modifier of this train, where `bonus_cap` is 0)."""
+        test = self._miss_test(ci)
+        return self.pricer.missed_by(test) if test is not None and self.pricer is not None else None
+
+    def _miss_test(self, ci: int) -> Callable[[Sequence[str]], bool] | None:
+        """`misses_bonuses` for class ci as a test of a route's nodes; None when no route misses them by its
+        stops alone (a bonus reads path hexes), or there is nothing to miss (`bonus_cap` is then 0)."""
+        if ci not in self._miss_tests:
+            d = self.pricer.train_mods(self.classes[ci].name) if self.pricer is not None else None
+            self._miss_tests[ci] = None if d is None else self.pricer.miss_test(d, self.classes[ci],  # type: ignore[union-attr]
+                                                                                self.plain[ci])
+        return self._miss_tests[ci]
 
     def _fitting(self, nodes_: tuple[str, ...], crossings: int, cost: int, token: bool, code: int) -> tuple[int, ...]:
         stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []
@@ -232,10 +254,18 @@ class RouteBuilder:
 
     def upper(self, k: int, ci: int, tight: bool = False) -> int:
         """At least what shape k earns class ci (stops and bonuses), without pricing it: with the largest
-        bonuses any route of its length may take, or (`tight`) only those its own stops can hit."""
+        bonuses any route of its length may take (none where its stops miss them all, `first_cap`), or
+        (`tight`) only those its own stops can hit."""
         nodes_ = self.shapes[k].nodes
-        cap = self.tight_bonus(k, ci) if tight else self.bonus_cap(ci, len(nodes_))
+        cap = self.tight_bonus(k, ci) if tight else self.first_cap(k, ci)
         return self.stops_value(ci)(nodes_) + cap
+
+    def first_cap(self, k: int, ci: int) -> int:
+        """What `upper(k, ci)` adds to shape k's stops for the bonuses: nothing where they miss every route
+        bonus (`misses_bonuses`), else the most any route of its length may take (`bonus_cap`)."""
+        nodes_ = self.shapes[k].nodes
+        missed = self._miss_test(ci)  # None: no test, or none needed (`bonus_cap` is 0)
+        return 0 if missed is not None and missed(nodes_) else self.bonus_cap(ci, len(nodes_))
 
     def tight_bonus(self, k: int, ci: int) -> int:
         """At least what the bonuses (and subsidy) this shape's own stops and path can hit add for class ci."""
@@ -271,8 +301,9 @@ class RouteBuilder:
         if ci not in self._quick:
             longest = max((len(shape[0]) for shape in self.shapes), default=0)
             caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
-            value = self.stops_value(ci)
-            self._quick[ci] = lambda nodes_: value(nodes_) + caps[len(nodes_)]
+            value, missed = self.stops_value(ci), self._miss_test(ci)
+            self._quick[ci] = (lambda nodes_: value(nodes_) + caps[len(nodes_)]) if missed is None else \
+                (lambda nodes_: value(nodes_) + (0 if missed(nodes_) else caps[len(nodes_)]))
         return self._quick[ci]
 
     def stops_value(self, ci: int) -> Callable[[Sequence[str]], int]:

@@ -54,7 +54,7 @@ def _too_high(raw: dict) -> list[tuple]:
         for ci in fitting:
             value, quick, tight = earned.get(ci, 0), builder.upper(k, ci), builder.upper(k, ci, tight=True)
             # the lazy build's cheaper check before the tight bound: the bonuses spread over stops and legs
-            spread = quick - builder.bonus_cap(ci, len(shape.nodes)) + builder.spread_bonus(k, ci)
+            spread = quick - builder.first_cap(k, ci) + builder.spread_bonus(k, ci)
             if value > min(quick, tight) or spread < tight:
                 bad.append((shape.nodes, classes[ci].name, value, quick, tight, spread))
     return bad
