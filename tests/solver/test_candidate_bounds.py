@@ -124,3 +124,29 @@ def test_an_endpoint_bonus_is_bounded_by_the_route_ends() -> None:
               and board.nodes[s.nodes[-1]].hex not in hexes and any(board.nodes[n].hex in hexes for n in s.nodes)]
     assert len(middle) > 100
     assert all(builder.tight_bonus(k, 0) == 0 for k in middle)
+
+
+@pytest.mark.parametrize("index", [1, 3, 5])
+def test_the_lazy_builds_first_bounds_hold_on_a_compiled_walk(index: int) -> None:
+    """1870: the first bounds of the lazy build, from a compiled walk's arrays (`RouteBuilder.walked_bounds`),
+    are the routes' `upper`, never below what a route earns once priced, and a route whose stops miss the
+    destination bonus (it pays at a route's ends only) is bounded by its stops alone: below stops plus the
+    bonus cap on many routes, so the stops-alone bound is what is checked."""
+    board = board_from_snapshot(stress_snapshots("1870")[index])
+    classes = train_classes(board.trains)[0]
+    graph = build_leg_graph(board)
+    pricer = candidate_pricer(board, True)
+    walk = standard_walk_rules(board, *pricer.walk_limits)
+    shapes, _ = enumerate_routes(board, graph, classes, cap=50_000, rules=walk, arrays=True)
+    builder = RouteBuilder(board, graph, classes, shapes, pricer)
+    assert not isinstance(builder.shapes, list) and len(shapes) > 5000
+    for ci in range(len(classes)):
+        bounds = builder.walked_bounds(ci, shapes)
+        assert bounds is not None
+        stops = builder.stops_value(ci)
+        loose = [stops(shapes[k].nodes) + builder.bonus_cap(ci, len(shapes[k].nodes)) for k in range(len(shapes))]
+        assert sum(b < lo for b, lo in zip(bounds, loose)) > len(shapes) // 4
+        assert bounds == [builder.upper(k, ci) for k in range(len(shapes))]
+        for k in range(len(shapes)):
+            earned = max((c.totals.get(ci, 0) for c in builder.price(k, [ci]) if c is not None), default=0)
+            assert earned <= bounds[k], (shapes[k].nodes, earned, bounds[k])
