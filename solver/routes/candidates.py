@@ -19,7 +19,7 @@ import numpy as np
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
 from solver.modifiers.candidate_values import candidate_pricer
-from solver.routes.leg_graph import LegGraph
+from solver.routes.leg_graph import LegGraph, mask_bits
 from solver.routes.priced_on_read import PricedOnRead, every_route_on_read
 from solver.routes.pricing import Candidate, RouteBuilder, Scan
 from solver.routes.route_bound import (
@@ -47,6 +47,8 @@ class LazyBound:
 LAZY_FROM = 500  # options (route, class) from which the lazy build pays
 FLOOR_FROM = 500  # routes from which a walk of two trains first looks for a floor (`_walk_floor`)
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
+PAIR_FIRSTS = 32  # the first train's options a partner by bounds is looked for (`_paired`)
+PAIR_SECONDS = 8192  # the other train's best options the partner is looked for among
 ON_READ_FROM = 5000  # routes from which a walk priced in full makes a candidate only when read (`on_read`)
 
 
@@ -68,6 +70,10 @@ def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: Lazy
     for o in options:
         seen[o[2]] += 1
         (first if seen[o[2]] <= per_class else rest).append(o)
+    early = set(_paired(builder.shapes, options, lazy.counts)).difference(first)  # priced with the first
+    if early:
+        first.extend(early)
+        rest = [o for o in rest if o not in early]
     complete = True
 
     made: dict[tuple[int, int], Candidate] = {}  # (shape, 0 ahead / 1 reversed) -> its one candidate
@@ -117,7 +123,7 @@ def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: Lazy
         # asked its tight bound (only the bonuses it can hit) where its stops alone might not beat the floor,
         # unless the bonuses spread over its stops and legs (a bound above the tight one) cannot beat it either
         _make_shapes(builder, [o[1] for o in take])  # the shapes these options read, made together
-        stops_only = [o[0] - builder.first_cap(o[1], o[2]) for o in take]
+        stops_only = [builder.stops_value(o[2])(builder.shapes[o[1]].nodes) for o in take]
         tight = [paid > floor[o[2]] or (paid + builder.spread_bonus(o[1], o[2]) > floor[o[2]]
                                         and paid + builder.tight_bonus(o[1], o[2]) > floor[o[2]])
                  for o, paid in zip(take, stops_only)]
@@ -133,6 +139,71 @@ def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: Lazy
         Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))] if must is not None else []
     priced(keep)
     return [made[key] for key in sorted(made)], len(dropped) - len(keep), complete
+
+
+def _paired(shapes: Sequence[RouteShape], options: list[tuple[int, int, int]], counts: Sequence[int]
+            ) -> list[tuple[int, int, int]]:
+    """For two trains, the options (best bound first) of the best pairs by their bounds:
+    for the first train's best options (at most PAIR_FIRSTS, while one could still make a better pair), the
+    other train's best (of its PAIR_SECONDS best) that shares no track with it and makes a better pair.
+    Priced with the first options, they give the lower bound a run of routes that may lie deep in the order
+    (where many routes' bounds tie); none for other companies."""
+    classes = [ci for ci, n in enumerate(counts) if n]
+    if sum(counts) != 2:
+        return []
+    one, other = classes[0], classes[-1]
+    firsts = list(itertools.islice((o for o in options if o[2] == one), PAIR_FIRSTS))
+    seconds = list(itertools.islice((o for o in options if o[2] == other), PAIR_SECONDS))
+    if not firsts or not seconds:
+        return []
+    users = _users_per_bit(_track_rows(shapes, [o[1] for o in seconds]))
+    place = {o[1]: j for j, o in enumerate(seconds)} if one == other else {}
+    out: list[tuple[int, int, int]] = []
+    best = -math.inf
+    for o, mask in zip(firsts, _masks(shapes, [o[1] for o in firsts])):
+        if o[0] + seconds[0][0] <= best:
+            break
+        better = bisect.bisect_left(seconds, o[0] - best, key=lambda e: -e[0])  # the partners of a better pair
+        taken = 1 << place[o[1]] if o[1] in place else 0  # a route runs once (one class: itself no partner)
+        for bit in mask_bits(mask):
+            taken |= users(bit)
+        free = ((1 << better) - 1) & ~taken
+        if free:
+            j = (free & -free).bit_length() - 1
+            out.append(seconds[j])
+            best = o[0] + seconds[j][0]
+    return out
+
+
+def _masks(shapes: Sequence[RouteShape], ks: Sequence[int]) -> list[int]:
+    """The track bits of these shapes (a compiled walk's read from its arrays)."""
+    return shapes.masks_of(ks) if isinstance(shapes, WalkedShapes) else [shapes[k].mask for k in ks]
+
+
+def _track_rows(shapes: Sequence[RouteShape], ks: Sequence[int]) -> np.ndarray:
+    """The track bits of these shapes, a row of 64-bit words each (a compiled walk's read from its arrays)."""
+    if isinstance(shapes, WalkedShapes):
+        return shapes.mask_rows(ks)
+    masks = _masks(shapes, ks)
+    words = max(1, (max(masks, default=0).bit_length() + 63) // 64)
+    return np.frombuffer(b"".join(m.to_bytes(8 * words, "little") for m in masks), dtype=np.uint64
+                         ).reshape(len(masks), words)
+
+
+def _users_per_bit(track: np.ndarray) -> Callable[[int], int]:
+    """Per track bit, the routes (rows of `track`, a row of words each) that use it, as the bits of an int
+    (worked out when first asked)."""
+    found: dict[int, int] = {}
+
+    def users(bit: int) -> int:
+        got = found.get(bit)
+        if got is None:
+            if bit >> 6 >= track.shape[1]:  # no route uses it
+                return 0
+            column = (track[:, bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1)
+            got = found[bit] = int.from_bytes(np.packbits(column.astype(bool), bitorder="little").tobytes(), "little")
+        return got
+    return users
 
 
 def _make_shapes(builder: RouteBuilder, ks: list[int]) -> None:
@@ -440,6 +511,6 @@ def _bounded_options(builder: RouteBuilder, scan: Scan) -> list[tuple[int, int, 
     out = []
     for k in scan.shapes(len(builder.shapes)):
         nodes_ = builder.shapes[k][0]
-        for ci in builder.fitting(k):
-            out.append((quick[ci](nodes_), k, ci))
+        for ci in builder.fitting(k):  # a class paying every stop from its table: `walked_bounds`' bound
+            out.append((builder.lazy_upper(k, ci) if builder.plain[ci] else quick[ci](nodes_), k, ci))
     return out

@@ -160,19 +160,25 @@ class RouteBuilder:
         return fits
 
     def walked_bounds(self, ci: int, shapes: WalkedShapes) -> list[int] | None:
-        """`quick_bound(ci)` of every shape of a compiled walk, from its arrays (which routes miss every bonus
-        too: `misses_bonuses` run over them); None unless class ci pays every stop from its table."""
+        """`lazy_upper(k, ci)` of every shape of a compiled walk, from its arrays (`misses_bonuses` and the
+        spread bonus run over them); None unless class ci pays every stop from its table."""
         if not self.plain[ci]:
             return None
         lengths = shapes.lengths()
         caps = [self.bonus_cap(ci, n) for n in range(max(lengths, default=0) + 1)]
-        missed = self._missed(ci)
+        missed, spread = self._missed(ci), self._spread_weights(ci)
         number = {nid: i for i, nid in enumerate(shapes.ids)} if missed is not None else {}
         tests = [([number[n] for n in missed[0] if n in number], missed[1])] if missed is not None else []
-        (values,), hits = shapes.values([shapes.row(self.node_rev[ci])], tests)
-        if missed is None:
-            return [v + caps[n] for v, n in zip(values, lengths)]
-        return [v + caps[n] if hit else v for v, n, hit in zip(values, lengths, hits)]  # a miss: its stops alone
+        tables = [shapes.row(self.node_rev[ci])] + ([shapes.row(spread[0])] if spread is not None else [])
+        values, hits = shapes.values(tables, tests)
+        if spread is None:  # no modifiers: nothing is added
+            return values[0]
+        if missed is None:  # any route may hit a bonus
+            hits = [1] * len(lengths)
+        const, legs = spread[2], shapes.leg_sums(lambda leg: self._leg_weight(ci, leg))
+        return [v + (min(caps[n], const + node + leg) if n > 1 else caps[n]) if hit else
+                v + (min(0, const) if n > 1 else 0)
+                for v, n, hit, node, leg in zip(values[0], lengths, hits, values[1], legs)]
 
     def _missed(self, ci: int) -> tuple[frozenset[str], bool] | None:
         """What `misses_bonuses` reads for class ci, for a caller that runs it over arrays: the stops a route
@@ -233,24 +239,39 @@ class RouteBuilder:
         once, so it bounds the bonuses the route can hit from above without looking at the route as a whole
         (inf for a route without legs, whose stops' hexes count)."""
         nodes_, legs = self.shapes[k].nodes, self.shapes[k].legs
-        if self.pricer is None or self.pricer.mods is None:
+        weights = self._spread_weights(ci)
+        if weights is None:
             return 0
         if not legs:
             return math.inf
+        node, _hexes, const, _per_leg = weights
+        if self.misses_bonuses(k, ci):  # no stop it weighs and no hex bonus: the constant alone
+            return const
+        return const + sum(node.get(n, 0) for n in nodes_) + sum(self._leg_weight(ci, leg) for leg in legs)
+
+    def _spread_weights(self, ci: int) -> tuple[dict[str, int], dict[str, int], int, dict[int, int]] | None:
+        """`spread_bonus`'s weights for class ci: per stop, per hex, once, and per leg as weighed so far (by id;
+        the legs are the graph's); None without modifiers (no bonus)."""
+        if self.pricer is None or self.pricer.mods is None:
+            return None
         weights = self._spread.get(ci)
         if weights is None:
             node, hexes, const = self.pricer.bonus_weights(self.classes[ci].name, self.stop_upper(ci))
             weights = self._spread[ci] = (node, hexes, const, {})
-        node, hexes, const, per_leg = weights
-        if self.misses_bonuses(k, ci):  # no stop it weighs and no hex bonus: the constant alone
-            return const
-        total = const + sum(node.get(n, 0) for n in nodes_)
-        for leg in legs:
-            w = per_leg.get(id(leg))
-            if w is None:
-                w = per_leg[id(leg)] = sum(hexes.get(h, 0) for h in leg.hexes) if hexes else 0
-            total += w
-        return total
+        return weights
+
+    def _leg_weight(self, ci: int, leg: Leg) -> int:
+        """What `spread_bonus` counts for the hexes this leg passes, for class ci (with modifiers)."""
+        _node, hexes, _const, per_leg = self._spread[ci]
+        w = per_leg.get(id(leg))
+        if w is None:
+            w = per_leg[id(leg)] = sum(hexes.get(h, 0) for h in leg.hexes) if hexes else 0
+        return w
+
+    def lazy_upper(self, k: int, ci: int) -> float:
+        """The lazy build's first bound on what shape k earns class ci: `upper(k, ci)`, or its stops and
+        `spread_bonus` where that is less."""
+        return self.stops_value(ci)(self.shapes[k].nodes) + min(self.first_cap(k, ci), self.spread_bonus(k, ci))
 
     def upper(self, k: int, ci: int, tight: bool = False) -> int:
         """At least what shape k earns class ci (stops and bonuses), without pricing it: with the largest
