@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import bisect
 import heapq
-import itertools
 import math
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -31,7 +30,7 @@ from solver.routes.route_bound import (
 )
 from solver.routes.route_shape import RouteShape, WalkRules
 from solver.routes.walk import enumerate_routes, standard_walk_rules
-from solver.routes.walk_native import WalkedShapes, shape_list
+from solver.routes.walk_native import INT64_SAFE, WalkedShapes, shape_list
 
 
 @dataclass
@@ -52,7 +51,11 @@ PAIR_SECONDS = 8192  # the other train's best options the partner is looked for 
 ON_READ_FROM = 5000  # routes from which a walk priced in full makes a candidate only when read (`on_read`)
 
 
-def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: LazyBound, deadline: float | None,
+Options = tuple[np.ndarray, np.ndarray, np.ndarray]  # the lazy build's options: upper bounds, shapes, classes
+Waiting = tuple[np.ndarray, np.ndarray, np.ndarray]  # a class's unpriced options: bounds, shapes, places in the order
+
+
+def _lazy(builder: RouteBuilder, options: Options, lazy: LazyBound, deadline: float | None,
           cancel: CancelToken | None, known: int = 0) -> tuple[list[Candidate], int, bool]:
     """Price the options (upper bound, shape, class) with the best bounds first, take a lower bound on
     the run from them, and price the others only where they could still beat it (paired with the best
@@ -63,17 +66,13 @@ def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: Lazy
     that can only tie it stays).
     Returns the candidates in shape order, how many options were never priced, and whether every
     option that could matter was priced (False when the deadline or `cancel` cut the pricing short)."""
-    options.sort(key=lambda o: -o[0])
+    order = np.argsort(-options[0], kind="stable")
+    bounds, ks, cis = (a[order] for a in options)
     per_class = max(LAZY_FIRST // max(1, len(lazy.counts)), 50)  # every class's best: a packing of all trains
-    seen: dict[int, int] = defaultdict(int)
-    first, rest = [], []
-    for o in options:
-        seen[o[2]] += 1
-        (first if seen[o[2]] <= per_class else rest).append(o)
-    early = set(_paired(builder.shapes, options, lazy.counts)).difference(first)  # priced with the first
-    if early:
-        first.extend(early)
-        rest = [o for o in rest if o not in early]
+    first = np.zeros(len(order), dtype=bool)
+    for ci in np.unique(cis).tolist():
+        first[np.flatnonzero(cis == ci)[:per_class]] = True
+    first[_paired(builder.shapes, (bounds, ks, cis), lazy.counts)] = True  # priced with the first
     complete = True
 
     made: dict[tuple[int, int], Candidate] = {}  # (shape, 0 ahead / 1 reversed) -> its one candidate
@@ -100,26 +99,24 @@ def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: Lazy
                     have.subsidy.update(c.subsidy)
                     have._totals = None
 
-    priced(first)
+    priced(list(zip(bounds[first].tolist(), ks[first].tolist(), cis[first].tolist())))
     # `known`: the value of a run the walk found, of routes that may not be priced here; an option that can
     # only tie it must stay (it may be in the only run worth that much), so it is weighed against one less
     lower = known - 1 if known else lazy.lower_of(list(made.values()))
     # the unpriced options per class, best bound first, each with its place in the whole order
-    waiting: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
-    for place, (ub, k, ci) in enumerate(rest):
-        waiting[ci].append((ub, k, ci, place))
-    dropped: list[tuple[int, int, int, int]] = []  # options that cannot beat the lower bound: never priced
+    rest = ~first
+    waiting: dict[int, Waiting] = {ci: (bounds[rest][at], ks[rest][at], np.flatnonzero(at))
+                                   for ci in np.unique(cis[rest]).tolist() for at in [cis[rest] == ci]}
+    dropped: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # options never priced: shapes, classes, places
     chunk = LAZY_FIRST
-    while any(waiting.values()) and complete:
-        floor = _floors(made, waiting, lazy.counts, lower)
-        loose = {}
-        for ci, some in waiting.items():  # an option could beat it when its bound is above its class's floor
-            cut = bisect.bisect_left(some, -floor[ci], key=lambda o: -o[0])
-            loose[ci] = some[:cut]
-            dropped.extend(some[cut:])
-        take = list(itertools.islice(heapq.merge(*loose.values(), key=lambda o: o[3]), chunk))
-        taken = Counter(o[2] for o in take)
-        waiting = defaultdict(list, {ci: some[taken[ci]:] for ci, some in loose.items()})
+    while any(len(w[0]) for w in waiting.values()) and complete:
+        floor = _floors(made, {ci: w[0][:lazy.counts[ci]].tolist() for ci, w in waiting.items()}, lazy.counts, lower)
+        loose: dict[int, Waiting] = {}
+        for ci, (b, k, place) in waiting.items():  # an option could beat it when its bound is above its class's floor
+            cut = int(np.searchsorted(-b, -floor[ci], side="left"))
+            loose[ci] = b[:cut], k[:cut], place[:cut]
+            dropped.append((k[cut:], np.full(len(k) - cut, ci), place[cut:]))
+        take, waiting = _first_placed(loose, chunk)
         # asked its tight bound (only the bonuses it can hit) where its stops alone might not beat the floor,
         # unless the bonuses spread over its stops and legs (a bound above the tight one) cannot beat it either
         _make_shapes(builder, [o[1] for o in take])  # the shapes these options read, made together
@@ -127,52 +124,78 @@ def _lazy(builder: RouteBuilder, options: list[tuple[int, int, int]], lazy: Lazy
         tight = [paid > floor[o[2]] or (paid + builder.spread_bonus(o[1], o[2]) > floor[o[2]]
                                         and paid + builder.tight_bonus(o[1], o[2]) > floor[o[2]])
                  for o, paid in zip(take, stops_only)]
-        dropped.extend(o for o, ok in zip(take, tight) if not ok)
+        untight = [o for o, ok in zip(take, tight) if not ok]
+        dropped.append((np.asarray([o[1] for o in untight], dtype=np.int64),
+                        np.asarray([o[2] for o in untight], dtype=np.int64),
+                        np.asarray([o[3] for o in untight], dtype=np.int64)))
         priced([o[:3] for o, ok in zip(take, tight) if ok])
-        if any(waiting.values()):  # the options priced may give a better run: the rest are weighed against it
+        if any(len(w[0]) for w in waiting.values()):  # the options priced may give a better run: weigh the rest
             lower = max(lower, lazy.lower_of(list(made.values())))
         chunk *= 4
-    must = lazy.must_keep
-    if must is not None:
-        _make_shapes(builder, [o[1] for o in dropped])
-    keep = [o[:3] for o in sorted(dropped, key=lambda o: o[3]) if must(
-        Candidate(nodes=builder.shapes[o[1]].nodes, legs=(), mask=0, revenue={o[2]: []}))] if must is not None else []
+    never = sum(len(place) for _k, _ci, place in dropped)
+    keep = _must_keep(builder, lazy.must_keep, dropped) if lazy.must_keep is not None and never else []
     priced(keep)
-    return [made[key] for key in sorted(made)], len(dropped) - len(keep), complete
+    return [made[key] for key in sorted(made)], never - len(keep), complete
 
 
-def _paired(shapes: Sequence[RouteShape], options: list[tuple[int, int, int]], counts: Sequence[int]
-            ) -> list[tuple[int, int, int]]:
-    """For two trains, the options (best bound first) of the best pairs by their bounds:
+def _first_placed(loose: dict[int, Waiting], chunk: int) -> tuple[list[tuple[int, int, int, int]], dict[int, Waiting]]:
+    """The first `chunk` options of every class's by their place in the whole order, as (bound, shape, class,
+    place), and what each class has left."""
+    places = np.concatenate([place for _b, _k, place in loose.values()])
+    last = np.partition(places, chunk - 1)[chunk - 1] if len(places) > chunk else math.inf
+    taken = {ci: int(np.searchsorted(place, last, side="right")) for ci, (_b, _k, place) in loose.items()}
+    parts = [np.concatenate(x) for x in zip(*((b[:taken[ci]], k[:taken[ci]], np.full(taken[ci], ci), place[:taken[ci]])
+                                               for ci, (b, k, place) in loose.items()))]
+    by_place = np.argsort(parts[3])
+    take = list(zip(*(a[by_place].tolist() for a in parts)))
+    return take, {ci: (b[taken[ci]:], k[taken[ci]:], place[taken[ci]:]) for ci, (b, k, place) in loose.items()}
+
+
+def _must_keep(builder: RouteBuilder, must: Callable[[Candidate], bool],
+               dropped: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> list[tuple[int, int, int]]:
+    """The options never priced that must be kept whatever they earn (`LazyBound.must_keep`), in their order."""
+    ks, cis, places = (np.concatenate(x) for x in zip(*dropped))
+    by_place = np.argsort(places)
+    ks, cis = ks[by_place].tolist(), cis[by_place].tolist()
+    _make_shapes(builder, ks)
+    return [(0, k, ci) for k, ci in zip(ks, cis)
+            if must(Candidate(nodes=builder.shapes[k].nodes, legs=(), mask=0, revenue={ci: []}))]
+
+
+def _paired(shapes: Sequence[RouteShape], options: Options, counts: Sequence[int]) -> np.ndarray:
+    """For two trains, the places among the options (best bound first) of the best pairs by their bounds:
     for the first train's best options (at most PAIR_FIRSTS, while one could still make a better pair), the
     other train's best (of its PAIR_SECONDS best) that shares no track with it and makes a better pair.
     Priced with the first options, they give the lower bound a run of routes that may lie deep in the order
     (where many routes' bounds tie); none for other companies."""
-    classes = [ci for ci, n in enumerate(counts) if n]
+    none = np.zeros(0, dtype=np.int64)
     if sum(counts) != 2:
-        return []
-    one, other = classes[0], classes[-1]
-    firsts = list(itertools.islice((o for o in options if o[2] == one), PAIR_FIRSTS))
-    seconds = list(itertools.islice((o for o in options if o[2] == other), PAIR_SECONDS))
-    if not firsts or not seconds:
-        return []
-    users = _users_per_bit(_track_rows(shapes, [o[1] for o in seconds]))
-    place = {o[1]: j for j, o in enumerate(seconds)} if one == other else {}
-    out: list[tuple[int, int, int]] = []
+        return none
+    bounds, ks, cis = options
+    one, other = (ci for ci, n in enumerate(counts) for _ in range(n))
+    firsts, seconds = np.flatnonzero(cis == one)[:PAIR_FIRSTS], np.flatnonzero(cis == other)[:PAIR_SECONDS]
+    if not len(firsts) or not len(seconds):
+        return none
+    second_ks, second_bounds = ks[seconds].tolist(), bounds[seconds].tolist()
+    below = [-b for b in second_bounds]  # ascending, for bisect
+    users = _users_per_bit(_track_rows(shapes, second_ks))
+    place = {k: j for j, k in enumerate(second_ks)} if one == other else {}
+    out: list[int] = []
     best = -math.inf
-    for o, mask in zip(firsts, _masks(shapes, [o[1] for o in firsts])):
-        if o[0] + seconds[0][0] <= best:
+    first_ks = ks[firsts].tolist()
+    for bound, k, mask in zip(bounds[firsts].tolist(), first_ks, _masks(shapes, first_ks)):
+        if bound + second_bounds[0] <= best:
             break
-        better = bisect.bisect_left(seconds, o[0] - best, key=lambda e: -e[0])  # the partners of a better pair
-        taken = 1 << place[o[1]] if o[1] in place else 0  # a route runs once (one class: itself no partner)
+        better = bisect.bisect_left(below, bound - best)  # the partners of a better pair
+        taken = 1 << place[k] if k in place else 0  # a route runs once (one class: itself no partner)
         for bit in mask_bits(mask):
             taken |= users(bit)
         free = ((1 << better) - 1) & ~taken
         if free:
             j = (free & -free).bit_length() - 1
-            out.append(seconds[j])
-            best = o[0] + seconds[j][0]
-    return out
+            out.append(int(seconds[j]))
+            best = bound + second_bounds[j]
+    return np.asarray(out, dtype=np.int64)
 
 
 def _masks(shapes: Sequence[RouteShape], ks: Sequence[int]) -> list[int]:
@@ -213,17 +236,17 @@ def _make_shapes(builder: RouteBuilder, ks: list[int]) -> None:
         shapes.make(np.asarray(sorted({k for k in ks if shapes.made[k] is None}), dtype=np.int64))
 
 
-def _floors(made: dict[tuple[int, int], Candidate], waiting: dict[int, list[tuple[int, int, int, int]]],
-            counts: Sequence[int], lower: int) -> dict[int, float]:
+def _floors(made: dict[tuple[int, int], Candidate], waiting: dict[int, list[int]], counts: Sequence[int],
+            lower: int) -> dict[int, float]:
     """Per class, the value an option must exceed to be in a run beating `lower`, paired with the best of
-    every other train (the priced candidates' values and the unpriced options' bounds, best first):
-    the argument of `packing.prune`, solved for the option's value."""
+    every other train (the priced candidates' values and, `waiting`, the best bounds of the unpriced options
+    per class): the argument of `packing.prune`, solved for the option's value."""
     values: dict[int, list[int]] = defaultdict(list)
     for c in made.values():
         for ci, v in c.totals.items():
             values[ci].append(v)
     for ci, some in waiting.items():
-        values[ci].extend(o[0] for o in some[:counts[ci]])
+        values[ci].extend(some)
     tops = {ci: heapq.nlargest(counts[ci], [v for v in vs if v > 0]) for ci, vs in values.items()}
     upper = sum(sum(t) for t in tops.values())
     if upper <= lower:
@@ -499,18 +522,35 @@ class _Best:
         return [min(self.found, key=lambda e: (e[0], e[1]))[2]] if self.found else []
 
 
-def _bounded_options(builder: RouteBuilder, scan: Scan) -> list[tuple[int, int, int]]:
-    """Step 2, lazily: every (quick upper bound, shape, class) option, unpriced (`_lazy` prices them)."""
-    shapes = builder.shapes
-    walked = [builder.walked_bounds(ci, shapes) for ci in range(len(builder.classes))] \
-        if isinstance(shapes, WalkedShapes) else None
-    fits = builder.walked_fits(shapes) if walked is not None and None not in walked else None  # type: ignore[arg-type]
-    if fits is not None:  # from the arrays of a compiled walk: no shape made
-        return [(walked[ci][k], k, ci) for k in scan.shapes(len(shapes)) for ci in fits[k]]  # type: ignore[index]
+def _bounded_options(builder: RouteBuilder, scan: Scan) -> Options:
+    """Step 2, lazily: every option (quick upper bound, shape, class) in shape order, the classes of a shape in
+    order, unpriced (`_lazy` prices them)."""
+    if isinstance(builder.shapes, WalkedShapes):
+        found = _walked_options(builder, builder.shapes, scan)
+        if found is not None:
+            return found
     quick = [builder.quick_bound(ci) for ci in range(len(builder.classes))]
-    out = []
+    bounds, ks, cis = [], [], []
     for k in scan.shapes(len(builder.shapes)):
         nodes_ = builder.shapes[k][0]
         for ci in builder.fitting(k):  # a class paying every stop from its table: `walked_bounds`' bound
-            out.append((builder.lazy_upper(k, ci) if builder.plain[ci] else quick[ci](nodes_), k, ci))
-    return out
+            bounds.append(builder.lazy_upper(k, ci) if builder.plain[ci] else quick[ci](nodes_))
+            ks.append(k)
+            cis.append(ci)
+    found_bounds = np.asarray(bounds, dtype=np.int64 if all(abs(b) < INT64_SAFE for b in bounds) else object)
+    return found_bounds, np.asarray(ks, dtype=np.int64), np.asarray(cis, dtype=np.int64)
+
+
+def _walked_options(builder: RouteBuilder, shapes: WalkedShapes, scan: Scan) -> Options | None:
+    """`_bounded_options` from the arrays of a compiled walk (no shape made): the shapes the scan takes, each
+    with the classes that fit it in order; None when some class's bound or fit is not read from them."""
+    fits = builder.walked_fit_masks(shapes)
+    bounds = [builder.walked_bounds(ci, shapes) for ci in range(len(builder.classes))] if fits is not None else [None]
+    if fits is None or any(b is None for b in bounds):
+        return None
+    taken = scan.taken(len(shapes))  # all unless the deadline or `cancel` cuts the scan short
+    ks = [np.flatnonzero(fit[:taken]) for fit in fits]
+    order = np.argsort(np.concatenate(ks), kind="stable")  # by shape, then class
+    k_all = np.concatenate(ks)[order].astype(np.int64)
+    ci_all = np.concatenate([np.full(len(k), ci, dtype=np.int64) for ci, k in enumerate(ks)])[order]
+    return np.stack(bounds)[ci_all, k_all], k_all, ci_all  # type: ignore[arg-type]

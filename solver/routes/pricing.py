@@ -7,10 +7,13 @@ earn and prices it (the stops' pay, and the modifiers' bonuses, subsidy and rout
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from solver.model.board import Board, DistanceRow, Node, Train
 from solver.model.cancel import CancelToken
@@ -24,7 +27,7 @@ from solver.modifiers.candidate_values import (
 from solver.routes.leg_graph import LegGraph, reversed_legs
 from solver.routes.route_shape import RouteShape
 from solver.routes.walk import PourByKind, kind_code
-from solver.routes.walk_native import WalkedShapes
+from solver.routes.walk_native import INT64_SAFE, WalkedShapes
 from solver.rules.route_rules import train_findings
 from solver.rules.train_rules import (
     route_stop_revenues,
@@ -145,40 +148,98 @@ class RouteBuilder:
         return found
 
     def walked_fits(self, shapes: WalkedShapes) -> list[tuple[int, ...]] | None:
-        """`fitting(k)` of every shape of a compiled walk, from its arrays (shapes alike in token, crossings and
-        visit cost share it); None when some class must look at a route's stops or kinds to know."""
-        if self.need_stops or any(p is not None for p in self.pours):
+        """`fitting(k)` of every shape of a compiled walk, from its arrays (shapes alike in token, crossings, visit
+        cost and, for a list train's pour, kind code share it); None when some class must look at a route's stops
+        to know."""
+        if self.need_stops:
             return None
-        fit_of: dict[tuple[bool, int, int], tuple[int, ...]] = {}
+        codes = shapes.kind_codes() if any(p is not None for p in self.pours) else itertools.repeat(0)
+        fit_of: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}
         fits = []
-        for token, crossings, cost in shapes.fit_keys():
-            key = (token, crossings, cost)
+        for (token, crossings, cost), code in zip(shapes.fit_keys(), codes):
+            key = (token, crossings, cost, code)
             fit = fit_of.get(key)
-            if fit is None:  # no class looks at the stops or their kinds
-                fit = fit_of[key] = self._fitting((), crossings, cost, token, 0)
+            if fit is None:  # no class looks at the stops
+                fit = fit_of[key] = self._fitting((), crossings, cost, token, code)
             fits.append(fit)
         return fits
 
-    def walked_bounds(self, ci: int, shapes: WalkedShapes) -> list[int] | None:
-        """`lazy_upper(k, ci)` of every shape of a compiled walk, from its arrays (`misses_bonuses` and the
-        spread bonus run over them); None unless class ci pays every stop from its table."""
-        if not self.plain[ci]:
+    def walked_fit_masks(self, shapes: WalkedShapes) -> list[np.ndarray] | None:
+        """Per class, whether its train may run each shape of a compiled walk (`fitting`), from its arrays (a list
+        train's pour asked once per kind code); None when some class must look at a route's stops to know."""
+        if self.need_stops:
             return None
-        lengths = shapes.lengths()
-        caps = [self.bonus_cap(ci, n) for n in range(max(lengths, default=0) + 1)]
-        missed, spread = self._missed(ci), self._spread_weights(ci)
-        number = {nid: i for i, nid in enumerate(shapes.ids)} if missed is not None else {}
-        tests = [([number[n] for n in missed[0] if n in number], missed[1])] if missed is not None else []
-        tables = [shapes.row(self.node_rev[ci])] + ([shapes.row(spread[0])] if spread is not None else [])
-        values, hits = shapes.values(tables, tests)
-        if spread is None:  # no modifiers: nothing is added
-            return values[0]
-        if missed is None:  # any route may hit a bonus
-            hits = [1] * len(lengths)
-        const, legs = spread[2], shapes.leg_sums(lambda leg: self._leg_weight(ci, leg))
-        return [v + (min(caps[n], const + node + leg) if n > 1 else caps[n]) if hit else
-                v + (min(0, const) if n > 1 else 0)
-                for v, n, hit, node, leg in zip(values[0], lengths, hits, values[1], legs)]
+        token = shapes.token_array.astype(bool)
+        codes: tuple[list[int], np.ndarray] | None = None
+        out = []
+        for ci, train in enumerate(self.classes):
+            fit = token if train.requires_token else np.ones(len(shapes), dtype=bool)
+            quick = self.quick_fit[ci]
+            if quick is not None:  # a walked route has two stops: only its token and its length are left to check
+                out.append(fit & ((shapes.cross_array if quick else shapes.cost_array) <= train.distance))
+                continue
+            pour = self.pours[ci]  # an unclassed list train: its token and its cached pour
+            codes = codes or shapes.distinct_codes()
+            out.append(fit & np.asarray([pour(c) for c in codes[0]], dtype=bool)[codes[1]])  # type: ignore[misc]
+        return out
+
+    def walked_bounds(self, ci: int, shapes: WalkedShapes) -> np.ndarray | None:
+        """`quick_bound(ci)` of every shape of a compiled walk, or for a class paying every stop from its table
+        `lazy_upper`, from its arrays (`misses_bonuses` and the spread bonus run over them); None where its
+        stops' bound is not the best few of per-node tables (`_walked_tables`) or a value is beyond 64-bit
+        integers."""
+        tables = self._walked_tables(ci)
+        if tables is None:
+            return None
+        lengths = np.diff(shapes.off_array)
+        caps = [self.bonus_cap(ci, n) for n in range(int(lengths.max(initial=0)) + 1)]
+        values = shapes.top_sums([(shapes.row(table), count) for table, count in tables])
+        if values is None or not all(isinstance(c, int) and abs(c) < INT64_SAFE for c in caps):
+            return None
+        hits = self._walked_hits(ci, shapes)
+        cap = np.asarray(caps, dtype=np.int64)[lengths]
+        if hits is not None:  # `first_cap`: nothing where the stops miss every bonus
+            cap = np.where(hits, cap, 0)
+        if self.plain[ci]:
+            cap = np.minimum(cap, self._walked_spread(ci, shapes, hits))
+        return values + cap
+
+    def _walked_hits(self, ci: int, shapes: WalkedShapes) -> np.ndarray | None:
+        """Per shape of a compiled walk, whether its stops may hit a bonus of class ci (not `misses_bonuses`),
+        from its arrays; None when any may (no test by stops)."""
+        missed = self._missed(ci)
+        if missed is None:
+            return None
+        number = {nid: i for i, nid in enumerate(shapes.ids)}
+        return shapes.values([], [([number[n] for n in missed[0] if n in number], missed[1])], arrays=True)[1] > 0
+
+    def _walked_spread(self, ci: int, shapes: WalkedShapes, hits: np.ndarray | None) -> np.ndarray:
+        """`spread_bonus(k, ci)` of every shape of a compiled walk (`hits`: `_walked_hits`), from its arrays;
+        INT64_SAFE for a route without legs (no bound)."""
+        weights = self._spread_weights(ci)
+        if weights is None:  # no modifiers: no bonus
+            return np.zeros(len(shapes), dtype=np.int64)
+        node, _hexes, const, _per_leg = weights
+        spread = shapes.values([shapes.row(node)], [], arrays=True)[0][0] + \
+            shapes.leg_sums(lambda leg: self._leg_weight(ci, leg)) + const
+        if hits is not None:  # a route missing every bonus: the constant alone
+            spread = np.where(hits, spread, const)
+        return np.where(np.diff(shapes.off_array) > 1, spread, INT64_SAFE)
+
+    def _walked_tables(self, ci: int) -> list[tuple[dict[str, int], int | None]] | None:
+        """What `stops_value(ci)` sums, as per-node tables (none below 0) and how many of a route's best values
+        each counts (None: all); None for a count below 0."""
+        if self.plain[ci]:
+            return [(self.node_rev[ci], None)]
+        rows = self.disjoint_rows(ci)
+        if rows is not None:  # each kind pays in its one row: the best `pay` stops of each row
+            row_value = self.row_values(ci, rows)
+            tables = [({n: v for n, (i, v) in row_value.items() if i == r}, row.pay) for r, row in enumerate(rows)]
+        elif self.classes[ci].unit != "stops_by_type":  # every stop may pay
+            tables = [(self.stop_upper(ci), None)]
+        else:
+            tables = [(self.stop_upper(ci), sum(r.pay for r in self.classes[ci].rows))]
+        return None if any(count is not None and count < 0 for _t, count in tables) else tables
 
     def _missed(self, ci: int) -> tuple[frozenset[str], bool] | None:
         """What `misses_bonuses` reads for class ci, for a caller that runs it over arrays: the stops a route
@@ -494,6 +555,16 @@ class Scan:
                 return
             self.walked += 1
             yield k
+
+    def taken(self, n: int) -> int:
+        """How many of indices 0..n-1 `shapes(n)` gives (each counted walked), asking the clock as often, without
+        going through them one by one."""
+        for k in range(255, n, 256):
+            if self.expired():
+                self.walked += k
+                return k
+        self.walked += n
+        return n
 
     def expired(self) -> bool:
         """Whether the deadline passed or `cancel` was set (then the scan is `cut`)."""

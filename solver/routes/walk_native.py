@@ -245,7 +245,7 @@ _WALK_ARRAYS = ("sstart", "sto", "scross", "smask", "sterm", "nvisit", "nend", "
 _FLOOR_ARRAYS = ("sweight", "sahead", "keep_need", "gstart", "gleft", "gneed", "start_values", "start_bounds")
 _NO_FLOORS = {name: np.zeros(1, dtype=np.int64 if name not in ("gstart", "gleft") else np.int32)
               for name in _FLOOR_ARRAYS}
-_INT64_SAFE = 1 << 62  # a bound's values within this add up without overflow in the kernel
+INT64_SAFE = 1 << 62  # a bound's values within this add up without overflow in the kernel
 
 
 def _floor_arrays(bound: ReachBound, floors: Sequence[tuple[int, int]], step_legs: list[Leg], starts: list[str],
@@ -255,7 +255,7 @@ def _floor_arrays(bound: ReachBound, floors: Sequence[tuple[int, int]], step_leg
     and the starts a route earning a floor may leave from (with what each adds); None for values beyond
     64-bit integers."""
     longest, const = bound.distance, bound.const
-    keep_need = [min((f - const for d, f in floors if d >= cost), default=_INT64_SAFE) for cost in range(longest + 1)]
+    keep_need = [min((f - const for d, f in floors if d >= cost), default=INT64_SAFE) for cost in range(longest + 1)]
     grow_needs = [[(d - cost, f - const) for d, f in floors if d > cost] for cost in range(longest + 1)]
     sahead = _aheads(bound, step_legs)
     if sahead is False:
@@ -290,7 +290,7 @@ def _improve_arrays(bound: ReachBound, step_legs: list[Leg], starts: list[str], 
     most = [v + bound.start_ahead(s)[max(0, longest - _visit_of(bound, nodes[s]))] for s, v in zip(starts, values)]
     arrays = {"sweight": _int64s([bound.node[leg.b] + bound.leg[id(leg)] for leg in step_legs]),
               "sahead": sahead, "start_values": _int64s(values), "start_bounds": _int64s(most)}
-    if any(a is None for a in arrays.values()) or abs(bound.const) > _INT64_SAFE:
+    if any(a is None for a in arrays.values()) or abs(bound.const) > INT64_SAFE:
         return None
     return {**arrays, "starts": starts}  # type: ignore[dict-item]
 
@@ -332,7 +332,7 @@ def _int64s(numbers: list[int] | list[list[int]]) -> np.ndarray | None:
         found = np.asarray(numbers if len(numbers) and (not isinstance(numbers[0], list) or numbers[0]) else [0])
     except ValueError:  # rows of unequal length
         return None
-    if found.dtype.kind not in "iu" or int(found.max()) > _INT64_SAFE or int(found.min()) < -_INT64_SAFE:
+    if found.dtype.kind not in "iu" or int(found.max()) > INT64_SAFE or int(found.min()) < -INT64_SAFE:
         return None  # a float, an integer beyond 64 bits (an object array), or too large
     return found.astype(np.int64).ravel()
 
@@ -427,6 +427,22 @@ class WalkedShapes(MadeOnRead[RouteShape]):
         """Per route, its token, crossings and visit cost."""
         return zip(self.token_array.astype(bool).tolist(), self.cross_array.tolist(), self.cost_array.tolist())
 
+    def distinct_codes(self) -> tuple[list[int], np.ndarray]:
+        """The routes' distinct kind codes (`RouteShape.kinds`), and per route the place of its code among them."""
+        pairs = self.codes.reshape(-1, 2)
+        if not pairs[:, 1].any():
+            found, at = np.unique(pairs[:, 0], return_inverse=True)
+            return found.tolist(), at.ravel()
+        found, at = np.unique(pairs, axis=0, return_inverse=True)
+        return [lo | hi << 64 for lo, hi in found.tolist()], at.ravel()
+
+    def kind_codes(self) -> list[int]:
+        """Per route, its kind code (`RouteShape.kinds`)."""
+        lo, hi = self.codes.reshape(-1, 2).T
+        if not hi.any():
+            return lo.tolist()
+        return [a | b << 64 if b else a for a, b in zip(lo.tolist(), hi.tolist())]
+
     def mask(self, k: int) -> int:
         """Route k's track bits."""
         return self.masks_of([k])[0]
@@ -494,23 +510,41 @@ class WalkedShapes(MadeOnRead[RouteShape]):
         self.make(np.asarray([k], dtype=np.int64))
         return self.made[k]  # type: ignore[return-value]
 
-    def lengths(self) -> list[int]:
-        """Per route, its number of stops."""
-        return np.diff(self.off_array).tolist()
-
-    def leg_sums(self, weight: Callable[[Leg], int]) -> list[int]:
+    def leg_sums(self, weight: Callable[[Leg], int]) -> np.ndarray:
         """Per route, the weights of its legs summed (each leg weighed once)."""
         per_step = np.asarray([weight(leg) for leg in self._step_legs] or [0], dtype=np.int64)
         n = len(self)
         if not n:
-            return []
+            return np.zeros(0, dtype=np.int64)
         summed = np.concatenate(([0], np.cumsum(per_step[self.step_array])))  # of the steps before each
         ends = self.off_array[:n + 1] - np.arange(n + 1)  # route k's steps: from ends[k] to ends[k + 1] - 1
-        return (summed[ends[1:]] - summed[ends[:-1]]).tolist()
+        return summed[ends[1:]] - summed[ends[:-1]]
 
     def row(self, pay: dict[str, int]) -> list[int]:
         """What each node pays by its number (`values`' table), from a table by node id (0 where it has none)."""
         return [pay.get(nid, 0) for nid in self.ids]
+
+    def top_sums(self, tables: Sequence[tuple[Sequence[int], int | None]]) -> np.ndarray | None:
+        """Per route, summed over the tables (each a value per node number), the sum of the `count` largest
+        values its stops take in the table (None: all of them; with a count, no value may be below 0, so a
+        route padded with zeros has the same best values); None for sums beyond 64-bit integers."""
+        n = len(self)
+        lengths = np.diff(self.off_array)
+        longest = int(lengths.max()) if n else 0
+        if any(max(map(abs, table), default=0) * longest >= INT64_SAFE // max(1, len(tables)) for table, _c in tables):
+            return None
+        whole = [table for table, count in tables if count is None or count >= longest]
+        total = self.values(whole, [], arrays=True)[0].sum(axis=0) if whole else np.zeros(n, dtype=np.int64)
+        partial = [(table, count) for table, count in tables if count is not None and count < longest]
+        if partial:  # the routes' values a row each, padded with zeros, sorted: the last `count` columns
+            route_of = np.repeat(np.arange(n), lengths)
+            column = np.arange(len(self.node_array)) - np.repeat(self.off_array[:-1], lengths)
+            for table, count in partial:
+                padded = np.zeros((n, longest), dtype=np.int64)
+                padded[route_of, column] = np.asarray(table, dtype=np.int64)[self.node_array]
+                padded.sort(axis=1)
+                total += padded[:, longest - count:].sum(axis=1)
+        return total
 
     @overload
     def values(self, tables: Sequence[Sequence[int]], tests: Sequence[tuple[Sequence[int], bool]]

@@ -149,8 +149,9 @@ def test_the_lazy_builds_first_bounds_hold_on_a_compiled_walk(which: str) -> Non
     builder = RouteBuilder(board, graph, classes, shapes, pricer)
     assert not isinstance(builder.shapes, list) and len(shapes) > 2000
     for ci in range(len(classes)):
-        bounds = builder.walked_bounds(ci, shapes)
-        assert bounds is not None
+        found = builder.walked_bounds(ci, shapes)
+        assert found is not None
+        bounds = found.tolist()
         stops = builder.stops_value(ci)
         loose = [stops(shapes[k].nodes) + builder.bonus_cap(ci, len(shapes[k].nodes)) for k in range(len(shapes))]
         assert sum(b < lo for b, lo in zip(bounds, loose)) > len(shapes) // 4

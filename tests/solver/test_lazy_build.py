@@ -7,6 +7,7 @@ again with the lazy build switched off."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from solver.input.snapshot import board_from_snapshot
@@ -80,12 +81,13 @@ def test_the_best_pairs_by_bound_are_priced_first(monkeypatch: pytest.MonkeyPatc
     first lower bound is the optimum (without them it is 839 of 870), and each pair's routes share no track."""
     board = board_from_snapshot(stress_snapshots("1870")[1])
     paired, lowers = candidates._paired, []
-    pairs: list[list[tuple[int, int, int]]] = []
+    pairs: list[list[tuple[int, int]]] = []
 
     def paired_spy(shapes, options, counts):  # type: ignore[no-untyped-def]
         found = paired(shapes, options, counts)
-        firsts = [o for o in options if o[2] == next(ci for ci, n in enumerate(counts) if n)]
-        pairs.append([(o, p) for p in found for o in firsts if not shapes.mask(o[1]) & shapes.mask(p[1])][:1])
+        _bounds, ks, cis = options
+        firsts = ks[cis == next(ci for ci, n in enumerate(counts) if n)].tolist()
+        pairs.append([(k, p) for p in ks[found].tolist() for k in firsts if not shapes.mask(k) & shapes.mask(p)][:1])
         return found
 
     def first_lower(lazy_bound):  # type: ignore[no-untyped-def]
@@ -103,7 +105,7 @@ def test_the_best_pairs_by_bound_are_priced_first(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(candidates, "_lazy", lazy_spy)
     assert solve(board, SolveOptions(time_limit_s=60)).revenue == 870
     assert lowers[0] == 870 and pairs and pairs[0]
-    monkeypatch.setattr(candidates, "_paired", lambda *_a: [])
+    monkeypatch.setattr(candidates, "_paired", lambda *_a: np.zeros(0, dtype=np.int64))
     lowers.clear()
     assert solve(board, SolveOptions(time_limit_s=60)).revenue == 870
     assert lowers[0] < 870

@@ -136,8 +136,9 @@ def _recorded(monkeypatch: pytest.MonkeyPatch, boards: list[Board], python: bool
         return found
 
     def options_spy(builder, scan):  # type: ignore[no-untyped-def]
-        seen["options"].append(options(builder, scan))
-        return seen["options"][-1]
+        found = options(builder, scan)
+        seen["options"].append([a.tolist() for a in found])
+        return found
 
     def on_read_spy(builder, scan):  # type: ignore[no-untyped-def]
         read = on_read(builder, scan)

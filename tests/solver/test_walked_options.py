@@ -1,0 +1,83 @@
+"""The lazy build's options read from the arrays of a compiled walk (`RouteBuilder.walked_bounds` and
+`walked_fit_masks` over `WalkedShapes`) against the options of the shapes made one at a time (`quick_bound` and
+`fitting`): the same bounds, shapes and classes in the same order.
+
+Checked on real boards whose trains are list trains not paid at every stop: 18FL (a 4 and a 3E, rows of their
+own), 1867 (a 5 and a 7 or a 2+2, a `CountedStops` choice of the paying stops, a route rule and a bonus),
+1846 and 18LosAngeles (list trains beside others)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from solver.input.snapshot import board_from_snapshot
+from solver.model.results import SolveOptions
+from solver.optimiser import solve
+from solver.routes import candidates, walk_native
+from solver.routes.pricing import RouteBuilder, Scan
+from solver.routes.walk_native import WalkedShapes
+from tests.conftest import CORPUS
+
+pytestmark = pytest.mark.skipif(not walk_native.available(), reason="the compiled walk is not built here")
+
+POSITIONS = [("18FL/18FL_game_end_bank.jsonl.gz", 68), ("18FL/18FL_game_end_bank.jsonl.gz", 63),
+             ("1867/21268.jsonl.gz", 58), ("1867/21268.jsonl.gz", 73), ("1846/10264.jsonl.gz", 62),
+             ("18LosAngeles1/19984.jsonl.gz", 35)]  # (game, line: 1 the first)
+
+
+def _snapshot(game: str, line: int) -> dict:
+    with gzip.open(CORPUS / game, "rt") as f:
+        return json.loads(f.read().splitlines()[line - 1])
+
+
+def _both_ways(monkeypatch: pytest.MonkeyPatch, raw: dict) -> list[tuple[list, list, bool]]:
+    """Per lazy build of the solve: its options from the arrays, from the shapes made one at a time, and whether
+    every class was bounded and fitted from the arrays."""
+    found = []
+    options = candidates._bounded_options
+
+    def spy(builder: RouteBuilder, scan: Scan) -> candidates.Options:
+        shapes = builder.shapes
+        arrays = isinstance(shapes, WalkedShapes) and builder.walked_fit_masks(shapes) is not None and all(
+            builder.walked_bounds(ci, shapes) is not None for ci in range(len(builder.classes)))
+        fast = options(builder, scan)
+        with monkeypatch.context() as mp:
+            mp.setattr(RouteBuilder, "walked_bounds", lambda self, ci, shapes: None)
+            slow = options(builder.over(shapes), Scan(None, None))
+        found.append(([a.tolist() for a in fast], [a.tolist() for a in slow], arrays))
+        return fast
+
+    with monkeypatch.context() as mp:
+        mp.setattr(candidates, "_bounded_options", spy)
+        solve(board_from_snapshot(raw), SolveOptions(time_limit_s=60))
+    return found
+
+
+@pytest.mark.parametrize(("game", "line"), POSITIONS)
+def test_list_trains_options_from_the_arrays(monkeypatch: pytest.MonkeyPatch, game: str, line: int) -> None:
+    builds = _both_ways(monkeypatch, _snapshot(game, line))
+    assert builds and all(arrays for _fast, _slow, arrays in builds)
+    for fast, slow, _arrays in builds:
+        assert len(fast[0]) > 500 and fast == slow
+
+
+class _CancelAfter:
+    """A cancel token that is cancelled from its `reads`-th read on."""
+
+    def __init__(self, reads: int) -> None:
+        self.reads = reads
+
+    @property
+    def cancelled(self) -> bool:
+        self.reads -= 1
+        return self.reads < 0
+
+
+@pytest.mark.parametrize(("n", "reads"), [(0, 0), (255, 0), (256, 0), (1000, 0), (1000, 2), (1000, 9), (768, 2)])
+def test_a_scan_takes_at_once_what_it_gives_one_by_one(n: int, reads: int) -> None:
+    one_by_one, at_once = Scan(None, _CancelAfter(reads)), Scan(None, _CancelAfter(reads))  # type: ignore[arg-type]
+    assert at_once.taken(n) == len(list(one_by_one.shapes(n)))
+    assert (at_once.walked, at_once.cut) == (one_by_one.walked, one_by_one.cut)
