@@ -117,13 +117,8 @@ def _lazy(builder: RouteBuilder, options: Options, lazy: LazyBound, deadline: fl
             loose[ci] = b[:cut], k[:cut], place[:cut]
             dropped.append((k[cut:], np.full(len(k) - cut, ci), place[cut:]))
         take, waiting = _first_placed(loose, chunk)
-        # asked its tight bound (only the bonuses it can hit) where its stops alone might not beat the floor,
-        # unless the bonuses spread over its stops and legs (a bound above the tight one) cannot beat it either
         _make_shapes(builder, [o[1] for o in take])  # the shapes these options read, made together
-        stops_only = [builder.stops_value(o[2])(builder.shapes[o[1]].nodes) for o in take]
-        tight = [paid > floor[o[2]] or (paid + builder.spread_bonus(o[1], o[2]) > floor[o[2]]
-                                        and paid + builder.tight_bonus(o[1], o[2]) > floor[o[2]])
-                 for o, paid in zip(take, stops_only)]
+        tight = [_may_beat(builder, *o[:3], floor[o[2]]) for o in take]
         untight = [o for o, ok in zip(take, tight) if not ok]
         dropped.append((np.asarray([o[1] for o in untight], dtype=np.int64),
                         np.asarray([o[2] for o in untight], dtype=np.int64),
@@ -136,6 +131,18 @@ def _lazy(builder: RouteBuilder, options: Options, lazy: LazyBound, deadline: fl
     keep = _must_keep(builder, lazy.must_keep, dropped) if lazy.must_keep is not None and never else []
     priced(keep)
     return [made[key] for key in sorted(made)], never - len(keep), complete
+
+
+def _may_beat(builder: RouteBuilder, bound: int, k: int, ci: int, floor: float) -> bool:
+    """Whether an option (first bound above `floor`, shape, class) may beat the floor once priced: by its
+    stops alone, or else by its tight bound (only the bonuses it can hit), unless the bonuses spread over its
+    stops and legs (a bound above the tight one) cannot beat it either (for a class paying every stop from
+    its table they are in its first bound, `lazy_upper`)."""
+    paid = builder.first_stops(k, ci, bound)
+    if paid > floor:
+        return True
+    spread = builder.plain[ci] or paid + builder.spread_bonus(k, ci) > floor
+    return spread and paid + builder.tight_bonus(k, ci) > floor
 
 
 def _first_placed(loose: dict[int, Waiting], chunk: int) -> tuple[list[tuple[int, int, int, int]], dict[int, Waiting]]:

@@ -219,9 +219,12 @@ class RouteBuilder:
         weights = self._spread_weights(ci)
         if weights is None:  # no modifiers: no bonus
             return np.zeros(len(shapes), dtype=np.int64)
-        node, _hexes, const, _per_leg = weights
-        spread = shapes.values([shapes.row(node)], [], arrays=True)[0][0] + \
-            shapes.leg_sums(lambda leg: self._leg_weight(ci, leg)) + const
+        node, hexes, const, _per_leg = weights
+        spread = np.full(len(shapes), const, dtype=np.int64)
+        if node:
+            spread += shapes.values([shapes.row(node)], [], arrays=True)[0][0]
+        if hexes:  # else no leg weighs anything
+            spread += shapes.leg_sums(lambda leg: self._leg_weight(ci, leg))
         if hits is not None:  # a route missing every bonus: the constant alone
             spread = np.where(hits, spread, const)
         return np.where(np.diff(shapes.off_array) > 1, spread, INT64_SAFE)
@@ -305,10 +308,15 @@ class RouteBuilder:
             return 0
         if not legs:
             return math.inf
-        node, _hexes, const, _per_leg = weights
+        node, hexes, const, per_leg = weights
         if self.misses_bonuses(k, ci):  # no stop it weighs and no hex bonus: the constant alone
             return const
-        return const + sum(node.get(n, 0) for n in nodes_) + sum(self._leg_weight(ci, leg) for leg in legs)
+        total = const + sum(node.get(n, 0) for n in nodes_)
+        if hexes:  # else no leg weighs anything
+            for leg in legs:
+                w = per_leg.get(id(leg))
+                total += w if w is not None else self._leg_weight(ci, leg)
+        return total
 
     def _spread_weights(self, ci: int) -> tuple[dict[str, int], dict[str, int], int, dict[int, int]] | None:
         """`spread_bonus`'s weights for class ci: per stop, per hex, once, and per leg as weighed so far (by id;
@@ -333,6 +341,12 @@ class RouteBuilder:
         """The lazy build's first bound on what shape k earns class ci: `upper(k, ci)`, or its stops and
         `spread_bonus` where that is less."""
         return self.stops_value(ci)(self.shapes[k].nodes) + min(self.first_cap(k, ci), self.spread_bonus(k, ci))
+
+    def first_stops(self, k: int, ci: int, bound: int) -> int:
+        """At least what shape k's stops pay class ci, from `bound`, the lazy build's first bound on it
+        (`lazy_upper` for a class paying every stop from its table, else `quick_bound`'s, its stops and
+        `first_cap`)."""
+        return self.stops_value(ci)(self.shapes[k].nodes) if self.plain[ci] else bound - self.first_cap(k, ci)
 
     def upper(self, k: int, ci: int, tight: bool = False) -> int:
         """At least what shape k earns class ci (stops and bonuses), without pricing it: with the largest
