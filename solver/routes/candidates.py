@@ -5,6 +5,7 @@ lazily where many routes could not matter, or only the best route for one train.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 import time
@@ -17,7 +18,7 @@ import numpy as np
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
 from solver.modifiers.candidate_values import candidate_pricer
-from solver.routes.leg_graph import LegGraph
+from solver.routes.leg_graph import LegGraph, mask_bits
 from solver.routes.priced_on_read import PricedOnRead, every_route_on_read
 from solver.routes.pricing import QUICK_BLOCK, Candidate, RouteBuilder, Scan
 from solver.routes.route_bound import (
@@ -45,6 +46,8 @@ class LazyBound:
 LAZY_FROM = 500  # options (route, class) from which the lazy build pays
 FLOOR_FROM = 500  # routes from which a walk of two trains first looks for a floor (`_walk_floor`)
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
+PAIR_FIRSTS = 32  # the first train's options a partner by bounds is looked for (`_paired`)
+PAIR_SECONDS = 8192  # the other train's best options the partner is looked for among
 ON_READ_FROM = 5000  # routes from which a walk priced in full makes a candidate only when read (`on_read`)
 MADE_AHEAD = 32  # the best-only scan's first block of a compiled walk's shapes made at once (`_made_ahead`)
 
@@ -70,6 +73,7 @@ def _lazy(builder: RouteBuilder, options: Options, lazy: LazyBound, deadline: fl
     first = np.zeros(len(order), dtype=bool)
     for ci in np.unique(cis).tolist():
         first[np.flatnonzero(cis == ci)[:per_class]] = True
+    first[_paired(builder.shapes, (bounds, ks, cis), lazy.counts)] = True  # priced with the first
     complete = True
 
     made: dict[tuple[int, int], Candidate] = {}  # (shape, 0 ahead / 1 reversed) -> its one candidate
@@ -114,13 +118,8 @@ def _lazy(builder: RouteBuilder, options: Options, lazy: LazyBound, deadline: fl
             loose[ci] = b[:cut], k[:cut], place[:cut]
             dropped.append((k[cut:], np.full(len(k) - cut, ci), place[cut:]))
         take, waiting = _first_placed(loose, chunk)
-        # asked its tight bound (only the bonuses it can hit) where its stops alone might not beat the floor,
-        # unless the bonuses spread over its stops and legs (a bound above the tight one) cannot beat it either
         _make_shapes(builder, [o[1] for o in take])  # the shapes these options read, made together
-        stops_only = [o[0] - builder.bonus_cap(o[2], len(builder.shapes[o[1]].nodes)) for o in take]
-        tight = [paid > floor[o[2]] or (paid + builder.spread_bonus(o[1], o[2]) > floor[o[2]]
-                                        and paid + builder.tight_bonus(o[1], o[2]) > floor[o[2]])
-                 for o, paid in zip(take, stops_only)]
+        tight = [_may_beat(builder, *o[:3], floor[o[2]]) for o in take]
         untight = [o for o, ok in zip(take, tight) if not ok]
         dropped.append((np.asarray([o[1] for o in untight], dtype=np.int64),
                         np.asarray([o[2] for o in untight], dtype=np.int64),
@@ -133,6 +132,18 @@ def _lazy(builder: RouteBuilder, options: Options, lazy: LazyBound, deadline: fl
     keep = _must_keep(builder, lazy.must_keep, dropped) if lazy.must_keep is not None and never else []
     priced(keep)
     return [made[key] for key in sorted(made)], never - len(keep), complete
+
+
+def _may_beat(builder: RouteBuilder, bound: int, k: int, ci: int, floor: float) -> bool:
+    """Whether an option (first bound above `floor`, shape, class) may beat the floor once priced: by its
+    stops alone, or else by its tight bound (only the bonuses it can hit), unless the bonuses spread over its
+    stops and legs (a bound above the tight one) cannot beat it either (for a class paying every stop from
+    its table they are in its first bound, `lazy_upper`)."""
+    paid = builder.first_stops(k, ci, bound)
+    if paid > floor:
+        return True
+    spread = builder.plain[ci] or paid + builder.spread_bonus(k, ci) > floor
+    return spread and paid + builder.tight_bonus(k, ci) > floor
 
 
 def _first_placed(loose: dict[int, Waiting], chunk: int) -> tuple[list[tuple[int, int, int, int]], dict[int, Waiting]]:
@@ -157,6 +168,73 @@ def _must_keep(builder: RouteBuilder, must: Callable[[Candidate], bool],
     _make_shapes(builder, ks)
     return [(0, k, ci) for k, ci in zip(ks, cis)
             if must(Candidate(nodes=builder.shapes[k].nodes, legs=(), mask=0, revenue={ci: []}))]
+
+
+def _paired(shapes: Sequence[RouteShape], options: Options, counts: Sequence[int]) -> np.ndarray:
+    """For two trains, the places among the options (best bound first) of the best pairs by their bounds:
+    for the first train's best options (at most PAIR_FIRSTS, while one could still make a better pair), the
+    other train's best (of its PAIR_SECONDS best) that shares no track with it and makes a better pair.
+    Priced with the first options, they give the lower bound a run of routes that may lie deep in the order
+    (where many routes' bounds tie); none for other companies."""
+    none = np.zeros(0, dtype=np.int64)
+    if sum(counts) != 2:
+        return none
+    bounds, ks, cis = options
+    one, other = (ci for ci, n in enumerate(counts) for _ in range(n))
+    firsts, seconds = np.flatnonzero(cis == one)[:PAIR_FIRSTS], np.flatnonzero(cis == other)[:PAIR_SECONDS]
+    if not len(firsts) or not len(seconds):
+        return none
+    second_ks, second_bounds = ks[seconds].tolist(), bounds[seconds].tolist()
+    below = [-b for b in second_bounds]  # ascending, for bisect
+    users = _users_per_bit(_track_rows(shapes, second_ks))
+    place = {k: j for j, k in enumerate(second_ks)} if one == other else {}
+    out: list[int] = []
+    best = -math.inf
+    first_ks = ks[firsts].tolist()
+    for bound, k, mask in zip(bounds[firsts].tolist(), first_ks, _masks(shapes, first_ks)):
+        if bound + second_bounds[0] <= best:
+            break
+        better = bisect.bisect_left(below, bound - best)  # the partners of a better pair
+        taken = 1 << place[k] if k in place else 0  # a route runs once (one class: itself no partner)
+        for bit in mask_bits(mask):
+            taken |= users(bit)
+        free = ((1 << better) - 1) & ~taken
+        if free:
+            j = (free & -free).bit_length() - 1
+            out.append(int(seconds[j]))
+            best = bound + second_bounds[j]
+    return np.asarray(out, dtype=np.int64)
+
+
+def _masks(shapes: Sequence[RouteShape], ks: Sequence[int]) -> list[int]:
+    """The track bits of these shapes (a compiled walk's read from its arrays)."""
+    return shapes.masks_of(ks) if isinstance(shapes, WalkedShapes) else [shapes[k].mask for k in ks]
+
+
+def _track_rows(shapes: Sequence[RouteShape], ks: Sequence[int]) -> np.ndarray:
+    """The track bits of these shapes, a row of 64-bit words each (a compiled walk's read from its arrays)."""
+    if isinstance(shapes, WalkedShapes):
+        return shapes.mask_rows(ks)
+    masks = _masks(shapes, ks)
+    words = max(1, (max(masks, default=0).bit_length() + 63) // 64)
+    return np.frombuffer(b"".join(m.to_bytes(8 * words, "little") for m in masks), dtype=np.uint64
+                         ).reshape(len(masks), words)
+
+
+def _users_per_bit(track: np.ndarray) -> Callable[[int], int]:
+    """Per track bit, the routes (rows of `track`, a row of words each) that use it, as the bits of an int
+    (worked out when first asked)."""
+    found: dict[int, int] = {}
+
+    def users(bit: int) -> int:
+        got = found.get(bit)
+        if got is None:
+            if bit >> 6 >= track.shape[1]:  # no route uses it
+                return 0
+            column = (track[:, bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1)
+            got = found[bit] = int.from_bytes(np.packbits(column.astype(bool), bitorder="little").tobytes(), "little")
+        return got
+    return users
 
 
 def _make_shapes(builder: RouteBuilder, ks: list[int]) -> None:
@@ -510,8 +588,8 @@ def _bounded_options(builder: RouteBuilder, scan: Scan) -> Options:
     bounds, ks, cis = [], [], []
     for k in scan.shapes(len(builder.shapes)):
         nodes_ = builder.shapes[k][0]
-        for ci in builder.fitting(k):
-            bounds.append(quick[ci](nodes_))
+        for ci in builder.fitting(k):  # a class paying every stop from its table: `walked_bounds`' bound
+            bounds.append(builder.lazy_upper(k, ci) if builder.plain[ci] else quick[ci](nodes_))
             ks.append(k)
             cis.append(ci)
     found_bounds = np.asarray(bounds, dtype=np.int64 if all(abs(b) < INT64_SAFE for b in bounds) else object)

@@ -122,6 +122,7 @@ class RouteBuilder:
         # per class, `spread_bonus`'s weights: per stop, per hex, once, and per leg (by id; the legs are the graph's)
         self._spread: dict[int, tuple[dict[str, int], dict[str, int], int, dict[int, int]]] = {}
         self._price_keys: dict[int, int] = {}  # per class, `_price_key`
+        self._miss_tests: dict[int, Callable[[Sequence[str]], bool] | None] = {}  # per class, `_miss_test`
         # per class, the test that the pricer gives None for a route (priced as usual), asked before it is
         # (None: always ask it; no pricer: no test needed)
         self.as_usual = [pricer.as_usual(t, self.plain[ci]) if pricer is not None else None
@@ -183,8 +184,10 @@ class RouteBuilder:
         return out
 
     def walked_bounds(self, ci: int, shapes: WalkedShapes) -> np.ndarray | None:
-        """`quick_bound(ci)` of every shape of a compiled walk, from its arrays; None where its stops' bound is
-        not the best few of per-node tables (`_walked_tables`) or a value is beyond 64-bit integers."""
+        """`quick_bound(ci)` of every shape of a compiled walk, or for a class paying every stop from its table
+        `lazy_upper`, from its arrays (`misses_bonuses` and the spread bonus run over them); None where its
+        stops' bound is not the best few of per-node tables (`_walked_tables`) or a value is beyond 64-bit
+        integers."""
         tables = self._walked_tables(ci)
         if tables is None:
             return None
@@ -193,7 +196,38 @@ class RouteBuilder:
         values = shapes.top_sums([(shapes.row(table), count) for table, count in tables])
         if values is None or not all(isinstance(c, int) and abs(c) < INT64_SAFE for c in caps):
             return None
-        return values + np.asarray(caps, dtype=np.int64)[lengths]
+        hits = self._walked_hits(ci, shapes)
+        cap = np.asarray(caps, dtype=np.int64)[lengths]
+        if hits is not None:  # `first_cap`: nothing where the stops miss every bonus
+            cap = np.where(hits, cap, 0)
+        if self.plain[ci]:
+            cap = np.minimum(cap, self._walked_spread(ci, shapes, hits))
+        return values + cap
+
+    def _walked_hits(self, ci: int, shapes: WalkedShapes) -> np.ndarray | None:
+        """Per shape of a compiled walk, whether its stops may hit a bonus of class ci (not `misses_bonuses`),
+        from its arrays; None when any may (no test by stops)."""
+        missed = self._missed(ci)
+        if missed is None:
+            return None
+        number = {nid: i for i, nid in enumerate(shapes.ids)}
+        return shapes.values([], [([number[n] for n in missed[0] if n in number], missed[1])], arrays=True)[1] > 0
+
+    def _walked_spread(self, ci: int, shapes: WalkedShapes, hits: np.ndarray | None) -> np.ndarray:
+        """`spread_bonus(k, ci)` of every shape of a compiled walk (`hits`: `_walked_hits`), from its arrays;
+        INT64_SAFE for a route without legs (no bound)."""
+        weights = self._spread_weights(ci)
+        if weights is None:  # no modifiers: no bonus
+            return np.zeros(len(shapes), dtype=np.int64)
+        node, hexes, const, _per_leg = weights
+        spread = np.full(len(shapes), const, dtype=np.int64)
+        if node:
+            spread += shapes.values([shapes.row(node)], [], arrays=True)[0][0]
+        if hexes:  # else no leg weighs anything
+            spread += shapes.leg_sums(lambda leg: self._leg_weight(ci, leg))
+        if hits is not None:  # a route missing every bonus: the constant alone
+            spread = np.where(hits, spread, const)
+        return np.where(np.diff(shapes.off_array) > 1, spread, INT64_SAFE)
 
     def _walked_tables(self, ci: int) -> list[tuple[dict[str, int], int | None]] | None:
         """What `stops_value(ci)` sums, as per-node tables (none below 0) and how many of a route's best values
@@ -209,6 +243,22 @@ class RouteBuilder:
         else:
             tables = [(self.stop_upper(ci), sum(r.pay for r in self.classes[ci].rows))]
         return None if any(count is not None and count < 0 for _t, count in tables) else tables
+
+    def _missed(self, ci: int) -> tuple[frozenset[str], bool] | None:
+        """What `misses_bonuses` reads for class ci, for a caller that runs it over arrays: the stops a route
+        must miss, and whether at its two ends only; None when a route may hit a bonus whatever its stops
+        (or no bonus test is made: no pricer, or no modifier of this train, where `bonus_cap` is 0)."""
+        test = self._miss_test(ci)
+        return self.pricer.missed_by(test) if test is not None and self.pricer is not None else None
+
+    def _miss_test(self, ci: int) -> Callable[[Sequence[str]], bool] | None:
+        """`misses_bonuses` for class ci as a test of a route's nodes; None when no route misses them by its
+        stops alone (a bonus reads path hexes), or there is nothing to miss (`bonus_cap` is then 0)."""
+        if ci not in self._miss_tests:
+            d = self.pricer.train_mods(self.classes[ci].name) if self.pricer is not None else None
+            self._miss_tests[ci] = None if d is None else self.pricer.miss_test(d, self.classes[ci],  # type: ignore[union-attr]
+                                                                                self.plain[ci])
+        return self._miss_tests[ci]
 
     def _fitting(self, nodes_: tuple[str, ...], crossings: int, cost: int, token: bool, code: int) -> tuple[int, ...]:
         stops = [self.board.nodes[n] for n in nodes_] if self.need_stops else []
@@ -253,31 +303,65 @@ class RouteBuilder:
         once, so it bounds the bonuses the route can hit from above without looking at the route as a whole
         (inf for a route without legs, whose stops' hexes count)."""
         nodes_, legs = self.shapes[k].nodes, self.shapes[k].legs
-        if self.pricer is None or self.pricer.mods is None:
+        weights = self._spread_weights(ci)
+        if weights is None:
             return 0
         if not legs:
             return math.inf
-        weights = self._spread.get(ci)
-        if weights is None:
-            node, hexes, const = self.pricer.bonus_weights(self.classes[ci].name, self.stop_upper(ci))
-            weights = self._spread[ci] = (node, hexes, const, {})
         node, hexes, const, per_leg = weights
         if self.misses_bonuses(k, ci):  # no stop it weighs and no hex bonus: the constant alone
             return const
         total = const + sum(node.get(n, 0) for n in nodes_)
-        for leg in legs:
-            w = per_leg.get(id(leg))
-            if w is None:
-                w = per_leg[id(leg)] = sum(hexes.get(h, 0) for h in leg.hexes) if hexes else 0
-            total += w
+        if hexes:  # else no leg weighs anything
+            for leg in legs:
+                w = per_leg.get(id(leg))
+                total += w if w is not None else self._leg_weight(ci, leg)
         return total
+
+    def _spread_weights(self, ci: int) -> tuple[dict[str, int], dict[str, int], int, dict[int, int]] | None:
+        """`spread_bonus`'s weights for class ci: per stop, per hex, once, and per leg as weighed so far (by id;
+        the legs are the graph's); None without modifiers (no bonus)."""
+        if self.pricer is None or self.pricer.mods is None:
+            return None
+        weights = self._spread.get(ci)
+        if weights is None:
+            node, hexes, const = self.pricer.bonus_weights(self.classes[ci].name, self.stop_upper(ci))
+            weights = self._spread[ci] = (node, hexes, const, {})
+        return weights
+
+    def _leg_weight(self, ci: int, leg: Leg) -> int:
+        """What `spread_bonus` counts for the hexes this leg passes, for class ci (with modifiers)."""
+        _node, hexes, _const, per_leg = self._spread[ci]
+        w = per_leg.get(id(leg))
+        if w is None:
+            w = per_leg[id(leg)] = sum(hexes.get(h, 0) for h in leg.hexes) if hexes else 0
+        return w
+
+    def lazy_upper(self, k: int, ci: int) -> float:
+        """The lazy build's first bound on what shape k earns class ci: `upper(k, ci)`, or its stops and
+        `spread_bonus` where that is less."""
+        return self.stops_value(ci)(self.shapes[k].nodes) + min(self.first_cap(k, ci), self.spread_bonus(k, ci))
+
+    def first_stops(self, k: int, ci: int, bound: int) -> int:
+        """At least what shape k's stops pay class ci, from `bound`, the lazy build's first bound on it
+        (`lazy_upper` for a class paying every stop from its table, else `quick_bound`'s, its stops and
+        `first_cap`)."""
+        return self.stops_value(ci)(self.shapes[k].nodes) if self.plain[ci] else bound - self.first_cap(k, ci)
 
     def upper(self, k: int, ci: int, tight: bool = False) -> int:
         """At least what shape k earns class ci (stops and bonuses), without pricing it: with the largest
-        bonuses any route of its length may take, or (`tight`) only those its own stops can hit."""
+        bonuses any route of its length may take (none where its stops miss them all, `first_cap`), or
+        (`tight`) only those its own stops can hit."""
         nodes_ = self.shapes[k].nodes
-        cap = self.tight_bonus(k, ci) if tight else self.bonus_cap(ci, len(nodes_))
+        cap = self.tight_bonus(k, ci) if tight else self.first_cap(k, ci)
         return self.stops_value(ci)(nodes_) + cap
+
+    def first_cap(self, k: int, ci: int) -> int:
+        """What `upper(k, ci)` adds to shape k's stops for the bonuses: nothing where they miss every route
+        bonus (`misses_bonuses`), else the most any route of its length may take (`bonus_cap`)."""
+        nodes_ = self.shapes[k].nodes
+        missed = self._miss_test(ci)  # None: no test, or none needed (`bonus_cap` is 0)
+        return 0 if missed is not None and missed(nodes_) else self.bonus_cap(ci, len(nodes_))
 
     def tight_bonus(self, k: int, ci: int) -> int:
         """At least what the bonuses (and subsidy) this shape's own stops and path can hit add for class ci."""
@@ -313,8 +397,9 @@ class RouteBuilder:
         if ci not in self._quick:
             longest = max((len(shape[0]) for shape in self.shapes), default=0)
             caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
-            value = self.stops_value(ci)
-            self._quick[ci] = lambda nodes_: value(nodes_) + caps[len(nodes_)]
+            value, missed = self.stops_value(ci), self._miss_test(ci)
+            self._quick[ci] = (lambda nodes_: value(nodes_) + caps[len(nodes_)]) if missed is None else \
+                (lambda nodes_: value(nodes_) + (0 if missed(nodes_) else caps[len(nodes_)]))
         return self._quick[ci]
 
     def stops_value(self, ci: int) -> Callable[[Sequence[str]], int]:

@@ -454,6 +454,10 @@ class WalkedShapes(MadeOnRead[RouteShape]):
         size, data, from_bytes = 8 * self.tw, self._mask_bytes, int.from_bytes
         return [from_bytes(data[k * size:(k + 1) * size], "little") for k in ks]
 
+    def mask_rows(self, ks: Sequence[int]) -> np.ndarray:
+        """The track bits of these routes, a row of words each."""
+        return np.frombuffer(self.masks, dtype=np.uint64).reshape(-1, self.tw)[np.asarray(ks, dtype=np.int64)]
+
     def make(self, ks: np.ndarray) -> None:
         """Make the shapes of these routes (ascending numbers; those made already are made again alike)."""
         if not len(ks):
@@ -506,9 +510,15 @@ class WalkedShapes(MadeOnRead[RouteShape]):
         self.make(np.asarray([k], dtype=np.int64))
         return self.made[k]  # type: ignore[return-value]
 
-    def lengths(self) -> list[int]:
-        """Per route, its number of stops."""
-        return np.diff(self.off_array).tolist()
+    def leg_sums(self, weight: Callable[[Leg], int]) -> np.ndarray:
+        """Per route, the weights of its legs summed (each leg weighed once)."""
+        per_step = np.asarray([weight(leg) for leg in self._step_legs] or [0], dtype=np.int64)
+        n = len(self)
+        if not n:
+            return np.zeros(0, dtype=np.int64)
+        summed = np.concatenate(([0], np.cumsum(per_step[self.step_array])))  # of the steps before each
+        ends = self.off_array[:n + 1] - np.arange(n + 1)  # route k's steps: from ends[k] to ends[k + 1] - 1
+        return summed[ends[1:]] - summed[ends[:-1]]
 
     def row(self, pay: dict[str, int]) -> list[int]:
         """What each node pays by its number (`values`' table), from a table by node id (0 where it has none)."""

@@ -38,8 +38,8 @@ def _walked(board) -> RouteBuilder:
 
 
 def _too_high(raw: dict) -> list[tuple]:
-    """(route, class, value, quick bound, tight bound, spread bound) of every route whose value beats a
-    bound, or whose spread bound is below its tight bound."""
+    """(route, class, value, quick bound, tight bound, spread bound, lazy first bound) of every route whose
+    value beats a bound, or whose spread bound is below its tight bound."""
     builder = _walked(board_from_snapshot(raw))
     classes, shapes = builder.classes, builder.shapes
     for ci in range(len(classes)):  # the one-train search's bounds, a block at a time, are `upper`'s
@@ -54,9 +54,10 @@ def _too_high(raw: dict) -> list[tuple]:
         for ci in fitting:
             value, quick, tight = earned.get(ci, 0), builder.upper(k, ci), builder.upper(k, ci, tight=True)
             # the lazy build's cheaper check before the tight bound: the bonuses spread over stops and legs
-            spread = quick - builder.bonus_cap(ci, len(shape.nodes)) + builder.spread_bonus(k, ci)
-            if value > min(quick, tight) or spread < tight:
-                bad.append((shape.nodes, classes[ci].name, value, quick, tight, spread))
+            spread = quick - builder.first_cap(k, ci) + builder.spread_bonus(k, ci)
+            lazy = builder.lazy_upper(k, ci)  # the lazy build's first bound
+            if value > min(quick, tight, lazy) or spread < tight:
+                bad.append((shape.nodes, classes[ci].name, value, quick, tight, spread, lazy))
     return bad
 
 
@@ -124,3 +125,37 @@ def test_an_endpoint_bonus_is_bounded_by_the_route_ends() -> None:
               and board.nodes[s.nodes[-1]].hex not in hexes and any(board.nodes[n].hex in hexes for n in s.nodes)]
     assert len(middle) > 100
     assert all(builder.tight_bonus(k, 0) == 0 for k in middle)
+
+
+def _late_1817() -> dict:
+    """An 1817 position with a mine bonus per path hex and a bridge bonus, two trains, many routes."""
+    return priced_positions(CORPUS / "1817" / "15528.jsonl.gz")[-1]
+
+
+@pytest.mark.parametrize("which", ["1870-1", "1870-3", "1870-5", "1817"])
+def test_the_lazy_builds_first_bounds_hold_on_a_compiled_walk(which: str) -> None:
+    """The lazy build's first bounds, from a compiled walk's arrays (`RouteBuilder.walked_bounds`), are the
+    routes' `lazy_upper`, never below what a route earns once priced, and below stops plus the bonus cap on
+    many routes (so the tighter parts are what is checked): on 1870 a route whose stops miss the destination
+    bonus (it pays at a route's ends only) is bounded by its stops alone, and on 1817 (path hex bonuses) a
+    route by its stops and its spread bonus (`spread_bonus`)."""
+    raw = _late_1817() if which == "1817" else stress_snapshots("1870")[int(which.split("-")[1])]
+    board = board_from_snapshot(raw)
+    classes = train_classes(board.trains)[0]
+    graph = build_leg_graph(board)
+    pricer = candidate_pricer(board, True)
+    walk = standard_walk_rules(board, *pricer.walk_limits)
+    shapes, _ = enumerate_routes(board, graph, classes, cap=50_000, rules=walk, arrays=True)
+    builder = RouteBuilder(board, graph, classes, shapes, pricer)
+    assert not isinstance(builder.shapes, list) and len(shapes) > 2000
+    for ci in range(len(classes)):
+        found = builder.walked_bounds(ci, shapes)
+        assert found is not None
+        bounds = found.tolist()
+        stops = builder.stops_value(ci)
+        loose = [stops(shapes[k].nodes) + builder.bonus_cap(ci, len(shapes[k].nodes)) for k in range(len(shapes))]
+        assert sum(b < lo for b, lo in zip(bounds, loose)) > len(shapes) // 4
+        assert bounds == [builder.lazy_upper(k, ci) for k in range(len(shapes))]
+        for k in range(len(shapes)):
+            earned = max((c.totals.get(ci, 0) for c in builder.price(k, [ci]) if c is not None), default=0)
+            assert earned <= bounds[k], (shapes[k].nodes, earned, bounds[k])

@@ -7,6 +7,7 @@ again with the lazy build switched off."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from solver.input.snapshot import board_from_snapshot
@@ -72,3 +73,39 @@ def test_trains_that_may_visit_every_stop_price_every_route(monkeypatch: pytest.
     for board in (two_d, two_12):
         assert solve(board, SolveOptions(time_limit_s=60)).status.name == "OPTIMAL"
     assert seen == [(("D", "D"), False), (("12", "12"), True)]
+
+
+def test_the_best_pairs_by_bound_are_priced_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """1870 (an 8 and a 12 counting stops): the optimum pairs two routes deep among many tied bounds. The
+    lazy build prices the best pairs by bound that share no track with the first options (`_paired`), so its
+    first lower bound is the optimum (without them it is 839 of 870), and each pair's routes share no track."""
+    board = board_from_snapshot(stress_snapshots("1870")[1])
+    paired, lowers = candidates._paired, []
+    pairs: list[list[tuple[int, int]]] = []
+
+    def paired_spy(shapes, options, counts):  # type: ignore[no-untyped-def]
+        found = paired(shapes, options, counts)
+        _bounds, ks, cis = options
+        firsts = ks[cis == next(ci for ci, n in enumerate(counts) if n)].tolist()
+        pairs.append([(k, p) for p in ks[found].tolist() for k in firsts if not shapes.mask(k) & shapes.mask(p)][:1])
+        return found
+
+    def first_lower(lazy_bound):  # type: ignore[no-untyped-def]
+        def lower_of(cands):  # type: ignore[no-untyped-def]
+            lowers.append(lazy_bound(cands))
+            return lowers[-1]
+        return lower_of
+
+    real_lazy = candidates._lazy
+
+    def lazy_spy(builder, options, lazy, *args):  # type: ignore[no-untyped-def]
+        return real_lazy(builder, options, candidates.LazyBound(lazy.counts, first_lower(lazy.lower_of),
+                                                                lazy.must_keep), *args)
+    monkeypatch.setattr(candidates, "_paired", paired_spy)
+    monkeypatch.setattr(candidates, "_lazy", lazy_spy)
+    assert solve(board, SolveOptions(time_limit_s=60)).revenue == 870
+    assert lowers[0] == 870 and pairs and pairs[0]
+    monkeypatch.setattr(candidates, "_paired", lambda *_a: np.zeros(0, dtype=np.int64))
+    lowers.clear()
+    assert solve(board, SolveOptions(time_limit_s=60)).revenue == 870
+    assert lowers[0] < 870

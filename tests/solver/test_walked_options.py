@@ -81,3 +81,23 @@ def test_a_scan_takes_at_once_what_it_gives_one_by_one(n: int, reads: int) -> No
     one_by_one, at_once = Scan(None, _CancelAfter(reads)), Scan(None, _CancelAfter(reads))  # type: ignore[arg-type]
     assert at_once.taken(n) == len(list(one_by_one.shapes(n)))
     assert (at_once.walked, at_once.cut) == (one_by_one.walked, one_by_one.cut)
+
+
+@pytest.mark.parametrize(("game", "line"), POSITIONS)
+def test_the_stops_part_of_a_first_bound(monkeypatch: pytest.MonkeyPatch, game: str, line: int) -> None:
+    """What the lazy build takes for an option's stops from its first bound, before it asks the tight bound
+    (`RouteBuilder.first_stops`), is at least what the route's stops pay and at most the bound: a list
+    train's first bound is its best stops and `first_cap` (nothing where the stops miss every bonus)."""
+    seen = []
+    options = candidates._bounded_options
+
+    def spy(builder: RouteBuilder, scan: Scan) -> candidates.Options:
+        seen.append((builder, options(builder, scan)))
+        return seen[-1][1]
+
+    monkeypatch.setattr(candidates, "_bounded_options", spy)
+    solve(board_from_snapshot(_snapshot(game, line)), SolveOptions(time_limit_s=60))
+    assert seen
+    for builder, (bounds, ks, cis) in seen:
+        for bound, k, ci in list(zip(bounds.tolist(), ks.tolist(), cis.tolist()))[::7]:
+            assert builder.stops_value(ci)(builder.shapes[k].nodes) <= builder.first_stops(k, ci, bound) <= bound
