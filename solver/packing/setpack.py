@@ -41,7 +41,7 @@ from solver.packing.open_sets import OpenSets
 from solver.packing.outcome import Choice, Packing
 from solver.packing.setpack_native import available as native_available
 from solver.packing.setpack_native import native_search
-from solver.routes.priced_on_read import candidate_masks, candidate_totals
+from solver.routes.priced_on_read import PricedOnRead, candidate_masks, candidate_totals
 from solver.routes.pricing import Candidate
 
 CHECK_EVERY = 64  # search nodes between looks at the clock and the cancel token
@@ -359,6 +359,9 @@ def packing_options(cands: Sequence[Candidate], groups: Sequence[str], merge: bo
     """The options of the packing: per route and track group, one option for the train classes
     that earn the same on it (`merge`; else one per class) and, with `tag`, are tagged alike, as
     (route, first class), value, and the classes as bits."""
+    found = cands.class_values() if isinstance(cands, PricedOnRead) and tag is None else None
+    if found is not None:
+        return _columns_options(*found, groups, merge)
     options: list[Choice] = []
     values: list[int] = []
     fits: list[int] = []
@@ -381,6 +384,28 @@ def packing_options(cands: Sequence[Candidate], groups: Sequence[str], merge: bo
             else:
                 fits[k] |= 1 << ci
     return options, values, fits
+
+
+def _columns_options(columns: np.ndarray, present: np.ndarray, groups: Sequence[str], merge: bool
+                     ) -> tuple[list[Choice], list[int], list[int]]:
+    """`packing_options` (untagged) from the values per class as arrays (`PricedOnRead.class_values`): a class
+    opens an option on a route unless a class before it in the same track group earns the same there (`merge`),
+    whose option then takes it in."""
+    n_classes = len(columns)
+    opens = present.copy()
+    fit = np.zeros(columns.shape, dtype=np.int64)  # per opening class and route, the classes of its option
+    for ci in range(n_classes):
+        joins = present[ci].copy()  # class ci's routes not yet taken in by an option of a class before it
+        for cj in range(ci) if merge else ():
+            if groups[cj] == groups[ci]:
+                same = joins & opens[cj] & (columns[cj] == columns[ci])
+                fit[cj, same] |= 1 << ci
+                joins &= ~same
+        opens[ci] = joins
+        fit[ci, joins] |= 1 << ci
+    routes, classes = np.nonzero(opens.T)  # by route, then class: the order the routes' classes are listed in
+    return list(zip(routes.tolist(), classes.tolist())), columns[classes, routes].tolist(), \
+        fit[classes, routes].tolist()
 
 
 def option_keys(cands: Sequence[Candidate], options: Sequence[Choice], groups: Sequence[str]) -> list[int]:

@@ -7,13 +7,13 @@ lists of any candidate sequence without making a candidate.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from solver.routes.made_on_read import MadeOnRead
 from solver.routes.pricing import Candidate, RouteBuilder, Scan
-from solver.routes.walk_native import WalkedShapes, shape_list
+from solver.routes.walk_native import INT64_SAFE, WalkedShapes, shape_list
 
 
 class PricedOnRead(MadeOnRead[Candidate]):
@@ -25,8 +25,11 @@ class PricedOnRead(MadeOnRead[Candidate]):
         self.builder = builder
         self.shape_of: list[int] = []  # per candidate, its shape (-1: made when added)
         self.made: list[Candidate | None] = []
-        self.totals: list[dict[int, int]] = []  # per candidate, `Candidate.totals`
+        self.totals: list[dict[int, int]] | ColumnTotals = []  # per candidate, `Candidate.totals`
         self.masks: list[int] = []  # per candidate, `Candidate.mask`
+        # per class a row of the values of the first candidates (`columns`: those a compiled walk listed), and
+        # whether each has one
+        self.columns: tuple[np.ndarray, np.ndarray] | None = None
 
     def add_shape(self, k: int, totals: dict[int, int], mask: int) -> None:
         """A shape priced as usual for the classes in `totals` (each its value there)."""
@@ -45,6 +48,21 @@ class PricedOnRead(MadeOnRead[Candidate]):
     def extend(self, cands: Iterable[Candidate]) -> None:
         for cand in cands:
             self.add(cand)
+
+    def class_values(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Per class, a row of every candidate's value for it (`totals`) and whether it has one; None where no
+        compiled walk listed the candidates (`columns`), or some candidate's classes are not in their order."""
+        if self.columns is None:
+            return None
+        columns, present = self.columns
+        rest = self.totals[columns.shape[1]:]
+        if rest:  # candidates added after the walk's
+            more, has = np.zeros((len(columns), len(rest)), dtype=np.int64), np.zeros((len(columns), len(rest)), bool)
+            if not all([_put(more, has, j, t) for j, t in enumerate(rest)]):
+                self.columns = None
+                return None
+            self.columns = columns, present = np.hstack([columns, more]), np.hstack([present, has])
+        return columns, present
 
     def make_item(self, r: int) -> Candidate:
         """Candidate r, priced for the classes it earns something for, in the order the builder gave them."""
@@ -153,41 +171,129 @@ def _on_read_walked(builder: RouteBuilder, scan: Scan, shapes: WalkedShapes) -> 
     kept = single & ((value > 0) | builder.keep_zero)
     others = fitted & ~single  # priced at once, or as usual from several tables
     shapes.make(np.flatnonzero(fitted & ~usual))  # the shapes priced at once, made together
+    order = np.flatnonzero(kept | others)
+    some, cut = _priced_apart(builder, scan, fits, plans, values, usual, order, np.flatnonzero(others[order]))
+    scan.walked += int(order[cut]) if cut < len(order) else len(fits)
+    fit_rows = np.asarray([[ci in fit for fit in plans] for ci in range(len(builder.classes))], dtype=bool)
+    return _assembled(builder, shapes, fits, order[:cut], value, some, fit_rows[:, plan_no])
+
+
+def _priced_apart(builder: RouteBuilder, scan: Scan, fits: list[tuple[int, ...]],
+                  plans: dict[tuple[int, ...], tuple[int, list[tuple[tuple[int, ...], int]]] | None],
+                  values: np.ndarray, usual: np.ndarray, order: np.ndarray, apart: np.ndarray
+                  ) -> tuple[dict[int, list[Candidate | dict[int, int]]], int]:
+    """The routes of `order` at places `apart` that `_on_read_walked` does not price from one table: per route,
+    its candidates made at once, or the values per class of one priced as usual from several tables; and how
+    many of `order` the scan took (it asks the clock before every 256th, as the pricing goes)."""
+    keep_zero, out = builder.keep_zero, {}
+    places, ks = apart.tolist(), order[apart].tolist()
+    j = 0
+    for end in [*range(255, len(order), 256), len(order)]:
+        while j < len(places) and places[j] < end:
+            k, j = ks[j], j + 1
+            fit, plan = fits[k], plans[fits[k]]
+            if plan is not None and usual[k]:  # priced as usual from several tables
+                totals: dict[int, int] = {}
+                for classes, t in plan[1]:
+                    paid = int(values[t, k])
+                    if paid > 0 or keep_zero:
+                        totals.update(dict.fromkeys(classes, paid))
+                totals = {ci: totals[ci] for ci in fit if ci in totals}  # the classes' order
+                out[k] = [totals] if totals else []
+                continue
+            out[k] = [cand for cand in builder.price(k, fit) if cand is not None and cand.revenue]
+        if end < len(order) and scan.expired():
+            return out, end
+    return out, len(order)
+
+
+def _assembled(builder: RouteBuilder, shapes: WalkedShapes, fits: list[tuple[int, ...]], order: np.ndarray,
+               value: np.ndarray, apart: dict[int, list[Candidate | dict[int, int]]], fit_rows: np.ndarray
+               ) -> PricedOnRead:
+    """The candidates of the routes in `order`: those priced apart as `_priced_apart` gave them, the others
+    priced as usual from one table (`value`, for the classes of `fits`); with their values per class as arrays
+    (`PricedOnRead.columns`; `fit_rows`: per class, whether each route fits it)."""
     out = PricedOnRead(builder)
-    keep_zero = builder.keep_zero
-    add_shape_of, add_made, add_totals, add_mask = out.shape_of.append, out.made.append, out.totals.append, \
-        out.masks.append
-    value_of, is_kept = value.tolist(), kept.tolist()
-    for i, k in enumerate(np.flatnonzero(kept | others).tolist()):
-        if i % 256 == 255 and scan.expired():
-            scan.walked += k
-            break
-        fit = fits[k]
-        if is_kept[k]:  # priced as usual, every class paid alike: one sum (its track read at the end)
-            add_shape_of(k)
-            add_made(None)
-            add_totals(dict.fromkeys(fit, value_of[k]))
-            add_mask(0)
-            continue
-        plan = plans[fit]
-        if plan is not None and usual[k]:  # priced as usual from several tables
-            totals: dict[int, int] = {}
-            for classes, t in plan[1]:
-                paid = int(values[t, k])
-                if paid > 0 or keep_zero:
-                    totals.update(dict.fromkeys(classes, paid))
-            totals = {ci: totals[ci] for ci in fit if ci in totals}  # the classes' order
-            if totals:
-                out.add_shape(k, totals, 0)
-            continue
-        for cand in builder.price(k, fit):
-            if cand is not None and cand.revenue:
-                out.add(cand)
-    else:
-        scan.walked += len(fits)
-    masks = iter(shapes.masks_of([k for k in out.shape_of if k >= 0]))  # the routes priced as usual
-    out.masks = [next(masks) if k >= 0 else m for k, m in zip(out.shape_of, out.masks)]
+    at_apart = np.flatnonzero(np.isin(order, np.fromiter(apart, dtype=np.int64, count=len(apart)))).tolist()
+    ks = order[at_apart].tolist()
+    per_route = np.ones(len(order), dtype=np.int64)
+    per_route[at_apart] = [len(apart[k]) for k in ks]
+    ends = np.cumsum(per_route)
+    n = int(ends[-1]) if len(order) else 0
+    plain = np.ones(len(order), dtype=bool)
+    plain[at_apart] = False
+    where = ends[plain] - 1  # the places of the routes priced from one table
+    shape_of = np.full(n, -1, dtype=np.int64)
+    shape_of[where] = order[plain]
+    totals: list[dict[int, int] | None] = [None] * n  # those priced from one table made on read from the arrays
+    masks = np.zeros(n, dtype=object)
+    made: list[Candidate | None] = [None] * n
+    columns = np.zeros((len(builder.classes), n), dtype=np.int64)
+    present = np.zeros((len(builder.classes), n), dtype=bool)
+    columns[:, where] = value[order[plain]]
+    present[:, where] = fit_rows[:, order[plain]]
+    readable = True  # the arrays hold every value, each route's classes in their order
+    for i, k in zip(at_apart, ks):
+        for place, item in enumerate(apart[k], int(ends[i]) - len(apart[k])):
+            if isinstance(item, dict):  # priced as usual: made on read
+                shape_of[place], totals[place] = k, item
+            else:
+                made[place], totals[place], masks[place] = item, item.totals, item.mask
+            readable = readable and _put(columns, present, place, totals[place])  # type: ignore[arg-type]
+    read = np.flatnonzero(shape_of >= 0)
+    masks[read] = shapes.masks_of(shape_of[read].tolist())
+    out.shape_of, out.made, out.masks = shape_of.tolist(), made, masks.tolist()
+    out.totals = ColumnTotals(columns, present, totals)
+    # the packing reads the arrays as if each route's classes were listed in their order (those priced at once
+    # are, as their classes are)
+    out.columns = (columns, present) if readable else None
     return out
+
+
+class ColumnTotals(MadeOnRead[dict[int, int]]):
+    """`PricedOnRead.totals` of a compiled walk's routes: those priced from one table made when read, from the
+    values per class as arrays (every class that has one listed, in order)."""
+
+    def __init__(self, columns: np.ndarray, present: np.ndarray, made: list[dict[int, int] | None]) -> None:
+        self.columns, self.present, self.made = columns, present, made
+
+    def make_item(self, r: int) -> dict[int, int]:
+        classes = np.flatnonzero(self.present[:, r]).tolist()
+        found = self.made[r] = dict(zip(classes, self.columns[classes, r].tolist()))
+        return found
+
+    def append(self, totals: dict[int, int]) -> None:
+        self.made.append(totals)
+
+    def __iter__(self) -> Iterator[dict[int, int]]:
+        """Every item, those not made yet made together."""
+        left = np.asarray([t is None for t in self.made], dtype=bool)
+        if left.any():
+            places = np.flatnonzero(left)
+            for classes, rows in zip(*self._by_classes(places)):
+                at = places[rows]
+                for r, v in zip(at.tolist(), self.columns[classes[0], at].tolist()):
+                    self.made[r] = dict.fromkeys(classes, v)
+        return iter(self.made)  # type: ignore[arg-type]
+
+    def _by_classes(self, places: np.ndarray) -> tuple[list[tuple[int, ...]], list[np.ndarray]]:
+        """The places' distinct sets of classes, and where each set is among them."""
+        bits = (self.present[:, places].T * (1 << np.arange(len(self.present), dtype=np.int64))).sum(axis=1)
+        found, at = np.unique(bits, return_inverse=True)
+        sets = [tuple(ci for ci in range(len(self.present)) if b >> ci & 1) for b in found.tolist()]
+        return sets, [np.flatnonzero(at == i) for i in range(len(found))]
+
+
+def _put(columns: np.ndarray, present: np.ndarray, place: int, totals: dict[int, int]) -> bool:
+    """Write a candidate's values per class in column `place`; whether its classes are in their order and each
+    value fits the arrays."""
+    if list(totals) != sorted(totals):
+        return False
+    for ci, v in totals.items():
+        if not -INT64_SAFE < v < INT64_SAFE:
+            return False
+        columns[ci, place], present[ci, place] = v, True
+    return True
 
 
 _Plan = tuple[list[Callable[[tuple[str, ...]], bool]], list[tuple[tuple[int, ...], int]]]

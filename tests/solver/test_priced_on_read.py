@@ -15,7 +15,8 @@ from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board
 from solver.model.results import SolveOptions, SolveResult
 from solver.optimiser import solve
-from solver.packing.pack import train_classes
+from solver.packing.pack import _class_tops, _columns_tops, train_classes
+from solver.packing.setpack import packing_options
 from solver.routes import candidates
 from solver.routes.leg_graph import build_leg_graph
 from solver.routes.priced_on_read import PricedOnRead, candidate_masks, candidate_totals, every_route_on_read
@@ -131,3 +132,20 @@ def test_the_answer_is_the_one_of_pricing_every_route(monkeypatch: pytest.Monkey
     monkeypatch.setattr(candidates, "ON_READ_FROM", 10**12)  # every route priced
     assert [_answer(solve(b, SolveOptions(time_limit_s=60))) for b in boards] == read
     assert len(calls) == len(boards)
+
+
+def test_the_packing_reads_the_arrays_as_the_values() -> None:
+    """The packing's options and the conflict-free bound's best values per class, read from the values per class as
+    arrays (`PricedOnRead.class_values`), are those read from the candidates' values: on the long boards (two
+    tables, merged classes and classes apart) and in every track grouping."""
+    for board in [*LONG, TWO_TABLES]:
+        _full, read = _both(board)
+        found = read.class_values()
+        assert found is not None and found[0].shape == (len(read.builder.classes), len(read))
+        counts = [len(m) for m in train_classes(board.trains)[1]]
+        assert _columns_tops(*found, counts) == _class_tops(list(candidate_totals(read)), counts)[0]
+        plain = list(read)  # the same candidates in a list: read by their values
+        n = len(counts)
+        for groups in (["one"] * n, [f"own{ci}" for ci in range(n)], [f"g{ci % 2}" for ci in range(n)]):
+            for merge in (True, False):
+                assert packing_options(read, groups, merge) == packing_options(plain, groups, merge)
