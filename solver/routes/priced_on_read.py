@@ -129,14 +129,15 @@ def _on_read_walked(builder: RouteBuilder, scan: Scan, shapes: WalkedShapes) -> 
     arrays (`WalkedShapes.values`). None (`every_route_on_read` goes on) when some class must look at a
     route's stops to know whether it fits, or a modifier test is not one over the route's stops."""
     pricer = builder.pricer
-    fits = builder.walked_fits(shapes)
-    if fits is None:
+    found = builder.walked_fits(shapes)
+    if found is None:
         return None
+    fit_list, fit_no = found
     tables: dict[int, int] = {}  # a table's class in `node_rev` -> its place in the values
     tests: dict[int, tuple[frozenset[str], bool]] = {}  # a test's id -> what it reads
     places: dict[int, int] = {}
     plans: dict[tuple[int, ...], tuple[int, list[tuple[tuple[int, ...], int]]] | None] = {}
-    for fit in set(fits):
+    for fit in fit_list:
         plan = _plan(builder, fit) if fit else None
         if plan is None:
             plans[fit] = None
@@ -157,8 +158,7 @@ def _on_read_walked(builder: RouteBuilder, scan: Scan, shapes: WalkedShapes) -> 
     values, hits = shapes.values([shapes.row(builder.node_rev[g]) for g in tables],
                                  [([number[n] for n in read], ends) for read, ends in tests.values()], arrays=True)
     # per route: its classes' plan (by number), whether it is priced as usual, and its value from one table
-    plan_of = {fit: i for i, fit in enumerate(plans)}
-    plan_no = np.fromiter((plan_of[f] for f in fits), dtype=np.int64, count=len(fits))
+    plan_no = fit_no  # the plans are listed as the distinct fits are
     plan_list = list(plans.values())
     planned = np.asarray([p is not None for p in plan_list], dtype=bool)
     bits = np.asarray([p[0] if p is not None else 0 for p in plan_list], dtype=np.uint64)
@@ -166,19 +166,20 @@ def _on_read_walked(builder: RouteBuilder, scan: Scan, shapes: WalkedShapes) -> 
     fitted = np.asarray([bool(f) for f in plans], dtype=bool)[plan_no]
     usual = planned[plan_no] & ((hits & bits[plan_no]) == 0)
     single = usual & (one_table[plan_no] >= 0)
-    value = values[np.maximum(one_table[plan_no], 0), np.arange(len(fits))] if len(tables) else \
-        np.zeros(len(fits), dtype=np.int64)
+    value = values[np.maximum(one_table[plan_no], 0), np.arange(len(fit_no))] if len(tables) else \
+        np.zeros(len(fit_no), dtype=np.int64)
     kept = single & ((value > 0) | builder.keep_zero)
     others = fitted & ~single  # priced at once, or as usual from several tables
     shapes.make(np.flatnonzero(fitted & ~usual))  # the shapes priced at once, made together
     order = np.flatnonzero(kept | others)
-    some, cut = _priced_apart(builder, scan, fits, plans, values, usual, order, np.flatnonzero(others[order]))
-    scan.walked += int(order[cut]) if cut < len(order) else len(fits)
+    some, cut = _priced_apart(builder, scan, fit_list, fit_no, plans, values, usual, order,
+                              np.flatnonzero(others[order]))
+    scan.walked += int(order[cut]) if cut < len(order) else len(fit_no)
     fit_rows = np.asarray([[ci in fit for fit in plans] for ci in range(len(builder.classes))], dtype=bool)
-    return _assembled(builder, shapes, fits, order[:cut], value, some, fit_rows[:, plan_no])
+    return _assembled(builder, shapes, order[:cut], value, some, fit_rows[:, plan_no])
 
 
-def _priced_apart(builder: RouteBuilder, scan: Scan, fits: list[tuple[int, ...]],
+def _priced_apart(builder: RouteBuilder, scan: Scan, fit_list: list[tuple[int, ...]], fit_no: np.ndarray,
                   plans: dict[tuple[int, ...], tuple[int, list[tuple[tuple[int, ...], int]]] | None],
                   values: np.ndarray, usual: np.ndarray, order: np.ndarray, apart: np.ndarray
                   ) -> tuple[dict[int, list[Candidate | dict[int, int]]], int]:
@@ -186,12 +187,12 @@ def _priced_apart(builder: RouteBuilder, scan: Scan, fits: list[tuple[int, ...]]
     its candidates made at once, or the values per class of one priced as usual from several tables; and how
     many of `order` the scan took (it asks the clock before every 256th, as the pricing goes)."""
     keep_zero, out = builder.keep_zero, {}
-    places, ks = apart.tolist(), order[apart].tolist()
+    places, ks, fits = apart.tolist(), order[apart].tolist(), [fit_list[f] for f in fit_no[order[apart]].tolist()]
     j = 0
     for end in [*range(255, len(order), 256), len(order)]:
         while j < len(places) and places[j] < end:
-            k, j = ks[j], j + 1
-            fit, plan = fits[k], plans[fits[k]]
+            k, fit, j = ks[j], fits[j], j + 1
+            plan = plans[fit]
             if plan is not None and usual[k]:  # priced as usual from several tables
                 totals: dict[int, int] = {}
                 for classes, t in plan[1]:
@@ -207,11 +208,10 @@ def _priced_apart(builder: RouteBuilder, scan: Scan, fits: list[tuple[int, ...]]
     return out, len(order)
 
 
-def _assembled(builder: RouteBuilder, shapes: WalkedShapes, fits: list[tuple[int, ...]], order: np.ndarray,
-               value: np.ndarray, apart: dict[int, list[Candidate | dict[int, int]]], fit_rows: np.ndarray
-               ) -> PricedOnRead:
+def _assembled(builder: RouteBuilder, shapes: WalkedShapes, order: np.ndarray, value: np.ndarray,
+               apart: dict[int, list[Candidate | dict[int, int]]], fit_rows: np.ndarray) -> PricedOnRead:
     """The candidates of the routes in `order`: those priced apart as `_priced_apart` gave them, the others
-    priced as usual from one table (`value`, for the classes of `fits`); with their values per class as arrays
+    priced as usual from one table (`value`); with their values per class as arrays
     (`PricedOnRead.columns`; `fit_rows`: per class, whether each route fits it)."""
     out = PricedOnRead(builder)
     at_apart = np.flatnonzero(np.isin(order, np.fromiter(apart, dtype=np.int64, count=len(apart)))).tolist()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from solver.input.snapshot import board_from_snapshot
@@ -20,7 +21,7 @@ from solver.packing.setpack import packing_options
 from solver.routes import candidates
 from solver.routes.leg_graph import build_leg_graph
 from solver.routes.priced_on_read import PricedOnRead, candidate_masks, candidate_totals, every_route_on_read
-from solver.routes.pricing import Candidate, Scan
+from solver.routes.pricing import Candidate, Scan, combined_key
 from solver.routes.station_reach import token_reach
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
@@ -149,3 +150,16 @@ def test_the_packing_reads_the_arrays_as_the_values() -> None:
         for groups in (["one"] * n, [f"own{ci}" for ci in range(n)], [f"g{ci % 2}" for ci in range(n)]):
             for merge in (True, False):
                 assert packing_options(read, groups, merge) == packing_options(plain, groups, merge)
+
+
+def test_a_combined_key_is_equal_exactly_when_every_column_is() -> None:
+    """`pricing.combined_key` (the walked fits' key per route): small columns packed side by side, and columns too
+    wide for one int64 numbered by their values first."""
+    rng = np.random.default_rng(7)
+    for high in (3, 1 << 20, 1 << 40, 1 << 62):
+        columns = [rng.integers(-high, high, 2000) // max(1, high // 4) * max(1, high // 4) for _ in range(4)]
+        rows = list(zip(*(c.tolist() for c in columns)))
+        key = combined_key(columns).tolist()
+        same_rows = {(a, b) for a in range(0, 2000, 7) for b in range(0, 2000, 11) if rows[a] == rows[b]}
+        same_keys = {(a, b) for a in range(0, 2000, 7) for b in range(0, 2000, 11) if key[a] == key[b]}
+        assert same_rows == same_keys and len(set(rows)) == len(set(key)) > 1
