@@ -30,6 +30,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 import networkx as nx
 import numpy as np
@@ -92,7 +93,7 @@ class _Keys:
     kmask_words: np.ndarray
 
 
-def _merged_keys(masks: Sequence[int], n: int) -> _Keys:
+def _merged_keys(masks: Sequence[int] | np.ndarray, n: int) -> _Keys:
     """Per merged key, the options using it (a bit set over options), and per option its merged
     keys (a small mask). Keys used by the same options are merged into one; keys used by a
     single option are dropped (they exclude nothing)."""
@@ -211,13 +212,14 @@ def assign_trains(fits: Sequence[int], counts: Sequence[int]) -> list[int]:
     return [matching[i][1] for i in range(len(fits))]
 
 
-def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int],
+def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int] | np.ndarray,
                  counts: Sequence[int], lower: int = 0, deadline: float | None = None,
                  cancel: CancelToken | None = None, node_limit: int | None = None) -> PackResult:
     """The best set of options: option i earns `values[i]`, may run on the train classes set in
     `fits[i]` (bit c: class c) and occupies the keys set in `masks[i]` (two chosen options never
-    share a key). At most `counts[c]` trains of class c. Only packings worth more than `lower` are
-    searched for (`chosen` None: none is); an option worth nothing or less is never chosen."""
+    share a key; ints, or an array of rows of 64-bit words). At most `counts[c]` trains of class c. Only
+    packings worth more than `lower` are searched for (`chosen` None: none is); an option worth nothing or less
+    is never chosen."""
     t0 = time.monotonic()
     if sum(counts) <= 0:  # no train: nothing runs
         return PackResult(chosen=[] if lower < 0 else None, value=max(lower, 0), finished=True,
@@ -228,7 +230,7 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
     n = len(order)
     vals = [values[i] for i in order]
     fit = [fits[i] for i in order]
-    keys = _merged_keys([masks[i] for i in order], n)
+    keys = _merged_keys(masks[order] if isinstance(masks, np.ndarray) else [masks[i] for i in order], n)
     users, kmask = keys.users, keys.kmask
     full = (1 << n) - 1
     closes = [full ^ u for u in users]  # AND with these: the options left open once a key is taken
@@ -421,6 +423,16 @@ def option_keys(cands: Sequence[Candidate], options: Sequence[Choice], groups: S
             1 << (spare + trackless[r] * len(group_no) + group_no[groups[ci]]) for r, ci in options]
 
 
+def _option_rows(cands: Sequence[Candidate], options: Sequence[Choice], groups: Sequence[str]) -> np.ndarray | None:
+    """`option_keys` as rows of 64-bit words, where every class shares one track group and every route has track
+    (each option's keys its route's track) and the candidates' tracks are rows already (`PricedOnRead.mask_rows`);
+    else None."""
+    rows = cands.mask_rows() if isinstance(cands, PricedOnRead) and len(set(groups)) == 1 else None
+    if rows is None or not rows.any(axis=1).all():
+        return None
+    return rows[np.fromiter(map(itemgetter(0), options), dtype=np.int64, count=len(options))]
+
+
 def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequence[str], lower: int,
                   lower_pack: list[Choice], deadline: float, cancel: CancelToken | None = None,
                   ) -> Packing:
@@ -428,7 +440,9 @@ def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Seq
     the best choices when it finished, else UNKNOWN with the best packing found (at least
     `lower_pack`, worth `lower`) and no bound."""
     options, values, fits = packing_options(cands, groups, merge=len(counts) <= MERGE_CLASSES)
-    result = best_packing(values, fits, option_keys(cands, options, groups), counts, lower, deadline, cancel)
+    keys = _option_rows(cands, options, groups)
+    result = best_packing(values, fits, keys if keys is not None else option_keys(cands, options, groups), counts,
+                          lower, deadline, cancel)
     chosen = lower_pack
     if result.chosen is not None:
         classes = assign_trains([fits[i] for i in result.chosen], counts)

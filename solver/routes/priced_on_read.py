@@ -26,7 +26,7 @@ class PricedOnRead(MadeOnRead[Candidate]):
         self.shape_of: list[int] = []  # per candidate, its shape (-1: made when added)
         self.made: list[Candidate | None] = []
         self.totals: list[dict[int, int]] | ColumnTotals = []  # per candidate, `Candidate.totals`
-        self.masks: list[int] = []  # per candidate, `Candidate.mask`
+        self.masks: list[int] | WalkMasks = []  # per candidate, `Candidate.mask`
         # per class a row of the values of the first candidates (`columns`: those a compiled walk listed), and
         # whether each has one
         self.columns: tuple[np.ndarray, np.ndarray] | None = None
@@ -63,6 +63,11 @@ class PricedOnRead(MadeOnRead[Candidate]):
                 return None
             self.columns = columns, present = np.hstack([columns, more]), np.hstack([present, has])
         return columns, present
+
+    def mask_rows(self) -> np.ndarray | None:
+        """Per candidate, its track (`masks`) as a row of 64-bit words; None where no compiled walk listed the
+        candidates."""
+        return self.masks.rows() if isinstance(self.masks, WalkMasks) else None
 
     def make_item(self, r: int) -> Candidate:
         """Candidate r, priced for the classes it earns something for, in the order the builder gave them."""
@@ -226,7 +231,8 @@ def _assembled(builder: RouteBuilder, shapes: WalkedShapes, order: np.ndarray, v
     shape_of = np.full(n, -1, dtype=np.int64)
     shape_of[where] = order[plain]
     totals: list[dict[int, int] | None] = [None] * n  # those priced from one table made on read from the arrays
-    masks = np.zeros(n, dtype=object)
+    route_of = np.empty(n, dtype=np.int64)  # per candidate, its route in the walk (whose track it has)
+    route_of[where] = order[plain]
     made: list[Candidate | None] = [None] * n
     columns = np.zeros((len(builder.classes), n), dtype=np.int64)
     present = np.zeros((len(builder.classes), n), dtype=bool)
@@ -235,14 +241,13 @@ def _assembled(builder: RouteBuilder, shapes: WalkedShapes, order: np.ndarray, v
     readable = True  # the arrays hold every value, each route's classes in their order
     for i, k in zip(at_apart, ks):
         for place, item in enumerate(apart[k], int(ends[i]) - len(apart[k])):
+            route_of[place] = k
             if isinstance(item, dict):  # priced as usual: made on read
                 shape_of[place], totals[place] = k, item
             else:
-                made[place], totals[place], masks[place] = item, item.totals, item.mask
+                made[place], totals[place] = item, item.totals
             readable = readable and _put(columns, present, place, totals[place])  # type: ignore[arg-type]
-    read = np.flatnonzero(shape_of >= 0)
-    masks[read] = shapes.masks_of(shape_of[read].tolist())
-    out.shape_of, out.made, out.masks = shape_of.tolist(), made, masks.tolist()
+    out.shape_of, out.made, out.masks = shape_of.tolist(), made, WalkMasks(shapes, route_of)
     out.totals = ColumnTotals(columns, present, totals)
     # the packing reads the arrays as if each route's classes were listed in their order (those priced at once
     # are, as their classes are)
@@ -282,6 +287,41 @@ class ColumnTotals(MadeOnRead[dict[int, int]]):
         found, at = np.unique(bits, return_inverse=True)
         sets = [tuple(ci for ci in range(len(self.present)) if b >> ci & 1) for b in found.tolist()]
         return sets, [np.flatnonzero(at == i) for i in range(len(found))]
+
+
+class WalkMasks(MadeOnRead[int]):
+    """`PricedOnRead.masks` of a compiled walk's routes: each route's track read from the walk when first read
+    (a candidate has its route's track, either way round)."""
+
+    def __init__(self, shapes: WalkedShapes, route_of: np.ndarray) -> None:
+        self.shapes, self.route_of = shapes, route_of
+        self.made: list[int | None] = [None] * len(route_of)
+
+    def make_item(self, r: int) -> int:
+        found = self.made[r] = self.shapes.mask(int(self.route_of[r]))
+        return found
+
+    def append(self, mask: int) -> None:
+        self.made.append(mask)
+
+    def __iter__(self) -> Iterator[int]:
+        """Every item, those not made yet made together."""
+        left = [r for r, m in enumerate(self.made) if m is None]
+        for r, m in zip(left, self.shapes.masks_of(self.route_of[left].tolist())):
+            self.made[r] = m
+        return iter(self.made)  # type: ignore[arg-type]
+
+    def rows(self) -> np.ndarray | None:
+        """Every item as a row of the walk's 64-bit words; None when one added after the walk's is wider."""
+        if not self.shapes.tw:
+            return None
+        walked = np.frombuffer(self.shapes.masks, dtype="<u8").reshape(-1, self.shapes.tw)[self.route_of]
+        added = self.made[len(self.route_of):]
+        if any(m.bit_length() > 64 * self.shapes.tw for m in added):  # type: ignore[union-attr]
+            return None
+        more = np.frombuffer(b"".join(m.to_bytes(8 * self.shapes.tw, "little") for m in added),  # type: ignore[union-attr]
+                             dtype="<u8").reshape(len(added), self.shapes.tw)
+        return np.concatenate([walked, more])
 
 
 def _put(columns: np.ndarray, present: np.ndarray, place: int, totals: dict[int, int]) -> bool:

@@ -17,7 +17,7 @@ from solver.model.board import Board
 from solver.model.results import SolveOptions, SolveResult
 from solver.optimiser import solve
 from solver.packing.pack import _class_tops, _columns_tops, train_classes
-from solver.packing.setpack import packing_options
+from solver.packing.setpack import _option_rows, option_keys, packing_options
 from solver.routes import candidates
 from solver.routes.leg_graph import build_leg_graph
 from solver.routes.priced_on_read import PricedOnRead, candidate_masks, candidate_totals, every_route_on_read
@@ -163,3 +163,23 @@ def test_a_combined_key_is_equal_exactly_when_every_column_is() -> None:
         same_rows = {(a, b) for a in range(0, 2000, 7) for b in range(0, 2000, 11) if rows[a] == rows[b]}
         same_keys = {(a, b) for a in range(0, 2000, 7) for b in range(0, 2000, 11) if key[a] == key[b]}
         assert same_rows == same_keys and len(set(rows)) == len(set(key)) > 1
+
+
+def test_the_tracks_read_from_the_walk_are_the_candidates() -> None:
+    """A candidate's track read alone or with the others (`WalkMasks`), and the packing's keys as rows of words
+    (`setpack._option_rows`, one track group), are those of the candidates priced in full."""
+    for board in LONG:
+        full, read = _both(board)
+        picked = range(0, len(read), 97)
+        assert [read.masks[r] for r in picked] == [full[r].mask for r in picked]  # each read alone first
+        n = len(read.builder.classes)
+        options = packing_options(read, ["one"] * n, True)[0]
+        rows = _option_rows(read, options, ["one"] * n)
+        assert rows is not None and [int.from_bytes(row.tobytes(), "little") for row in rows] == \
+            option_keys(full, options, ["one"] * n)
+        assert _option_rows(read, options, [f"own{ci}" for ci in range(n)]) is None or n == 1
+        assert list(read.masks) == [c.mask for c in full]
+        read.extend([full[-1]])  # a candidate added after the walk's
+        rows = read.mask_rows()
+        assert rows is not None and len(rows) == len(read) and int.from_bytes(rows[-1].tobytes(), "little") == \
+            full[-1].mask
