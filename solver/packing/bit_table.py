@@ -13,16 +13,23 @@ from collections.abc import Sequence
 import numpy as np
 
 
-def bit_columns(masks: Sequence[int]) -> np.ndarray:
+def bit_columns(masks: Sequence[int] | np.ndarray) -> np.ndarray:
     """Per bit (rows, lowest bit first, as many as the widest mask has), the masks holding it as packed
-    bits over their positions (columns: bytes, lowest position first; `row_int` reads one as an int)."""
-    width = max((m.bit_length() for m in masks), default=0)
-    if not masks or width == 0:
+    bits over their positions (columns: bytes, lowest position first; `row_int` reads one as an int).
+    `masks`: ints, or an array of rows of little-endian 64-bit words (a mask a row)."""
+    rows = np.ascontiguousarray(masks, dtype="<u8") if isinstance(masks, np.ndarray) else None
+    if rows is not None:
+        width = int.from_bytes(np.bitwise_or.reduce(rows, axis=0).tobytes(), "little").bit_length() if len(rows) \
+            else 0
+    else:
+        width = max((m.bit_length() for m in masks), default=0)  # type: ignore[union-attr]
+    if not len(masks) or width == 0:
         return np.zeros((width, (len(masks) + 7) // 8), dtype=np.uint8)
     nbytes = (width + 7) // 8
-    raw = np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), dtype=np.uint8)
-    by_byte = np.ascontiguousarray(raw.reshape(len(masks), nbytes).T)  # byte x mask: a few rows
-    out = np.empty((8 * nbytes, (len(masks) + 7) // 8), dtype=np.uint8)
+    raw = rows.view(np.uint8)[:, :nbytes] if rows is not None else np.frombuffer(
+        b"".join(m.to_bytes(nbytes, "little") for m in masks), dtype=np.uint8).reshape(len(masks), nbytes)
+    by_byte = np.ascontiguousarray(raw.T)  # byte x mask: a few rows
+    out = np.empty((8 * len(by_byte), (len(masks) + 7) // 8), dtype=np.uint8)
     for j in range(8):  # bit 8c + j: bit j of byte c, for every c at once
         out[j::8] = np.packbits(by_byte & np.uint8(1 << j), axis=1, bitorder="little")
     return out[:width]

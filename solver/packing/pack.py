@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import chain
 from operator import itemgetter
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from solver.model.board import Board, Train
@@ -234,8 +235,20 @@ def prune(cands: Sequence[Candidate], counts: list[int], lower: int, keep: list[
 
 def conflict_free_bound(cands: Sequence[Candidate], counts: list[int]) -> int:
     """The best routes of every train, conflicts ignored: a bound on any packing without run rules."""
-    tops, _ = _class_tops(candidate_totals(cands), counts)
+    found = cands.class_values() if isinstance(cands, PricedOnRead) else None
+    tops = _columns_tops(*found, counts) if found is not None else _class_tops(candidate_totals(cands), counts)[0]
     return sum(sum(t) for t in tops.values())
+
+
+def _columns_tops(columns: np.ndarray, present: np.ndarray, counts: list[int]) -> dict[int, list[int]]:
+    """`_class_tops`' best option values per class, from the values as arrays (`PricedOnRead.class_values`)."""
+    tops: dict[int, list[int]] = {}
+    for ci in sorted(np.flatnonzero(present.any(axis=1)).tolist(), key=lambda c: int(present[c].argmax())):
+        vs = columns[ci, present[ci]]  # in `_class_tops`' order: the classes as the routes first list them
+        if len(vs) > counts[ci]:
+            vs = np.partition(vs, len(vs) - counts[ci])[len(vs) - counts[ci]:]
+        tops[ci] = [max(v, 0) for v in sorted(vs.tolist(), reverse=True)]
+    return tops
 
 
 def _class_tops(values: Sequence[dict[int, int]], counts: list[int]) -> tuple[dict[int, list[int]], dict[int, int]]:

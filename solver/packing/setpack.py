@@ -30,6 +30,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 import networkx as nx
 import numpy as np
@@ -41,7 +42,7 @@ from solver.packing.open_sets import OpenSets
 from solver.packing.outcome import Choice, Packing
 from solver.packing.setpack_native import available as native_available
 from solver.packing.setpack_native import native_search
-from solver.routes.priced_on_read import candidate_masks, candidate_totals
+from solver.routes.priced_on_read import PricedOnRead, candidate_masks, candidate_totals
 from solver.routes.pricing import Candidate
 
 CHECK_EVERY = 64  # search nodes between looks at the clock and the cancel token
@@ -92,7 +93,7 @@ class _Keys:
     kmask_words: np.ndarray
 
 
-def _merged_keys(masks: Sequence[int], n: int) -> _Keys:
+def _merged_keys(masks: Sequence[int] | np.ndarray, n: int) -> _Keys:
     """Per merged key, the options using it (a bit set over options), and per option its merged
     keys (a small mask). Keys used by the same options are merged into one; keys used by a
     single option are dropped (they exclude nothing)."""
@@ -211,13 +212,14 @@ def assign_trains(fits: Sequence[int], counts: Sequence[int]) -> list[int]:
     return [matching[i][1] for i in range(len(fits))]
 
 
-def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int],
+def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int] | np.ndarray,
                  counts: Sequence[int], lower: int = 0, deadline: float | None = None,
                  cancel: CancelToken | None = None, node_limit: int | None = None) -> PackResult:
     """The best set of options: option i earns `values[i]`, may run on the train classes set in
     `fits[i]` (bit c: class c) and occupies the keys set in `masks[i]` (two chosen options never
-    share a key). At most `counts[c]` trains of class c. Only packings worth more than `lower` are
-    searched for (`chosen` None: none is); an option worth nothing or less is never chosen."""
+    share a key; ints, or an array of rows of 64-bit words). At most `counts[c]` trains of class c. Only
+    packings worth more than `lower` are searched for (`chosen` None: none is); an option worth nothing or less
+    is never chosen."""
     t0 = time.monotonic()
     if sum(counts) <= 0:  # no train: nothing runs
         return PackResult(chosen=[] if lower < 0 else None, value=max(lower, 0), finished=True,
@@ -228,7 +230,7 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
     n = len(order)
     vals = [values[i] for i in order]
     fit = [fits[i] for i in order]
-    keys = _merged_keys([masks[i] for i in order], n)
+    keys = _merged_keys(masks[order] if isinstance(masks, np.ndarray) else [masks[i] for i in order], n)
     users, kmask = keys.users, keys.kmask
     full = (1 << n) - 1
     closes = [full ^ u for u in users]  # AND with these: the options left open once a key is taken
@@ -359,6 +361,9 @@ def packing_options(cands: Sequence[Candidate], groups: Sequence[str], merge: bo
     """The options of the packing: per route and track group, one option for the train classes
     that earn the same on it (`merge`; else one per class) and, with `tag`, are tagged alike, as
     (route, first class), value, and the classes as bits."""
+    found = cands.class_values() if isinstance(cands, PricedOnRead) and tag is None else None
+    if found is not None:
+        return _columns_options(*found, groups, merge)
     options: list[Choice] = []
     values: list[int] = []
     fits: list[int] = []
@@ -383,6 +388,28 @@ def packing_options(cands: Sequence[Candidate], groups: Sequence[str], merge: bo
     return options, values, fits
 
 
+def _columns_options(columns: np.ndarray, present: np.ndarray, groups: Sequence[str], merge: bool
+                     ) -> tuple[list[Choice], list[int], list[int]]:
+    """`packing_options` (untagged) from the values per class as arrays (`PricedOnRead.class_values`): a class
+    opens an option on a route unless a class before it in the same track group earns the same there (`merge`),
+    whose option then takes it in."""
+    n_classes = len(columns)
+    opens = present.copy()
+    fit = np.zeros(columns.shape, dtype=np.int64)  # per opening class and route, the classes of its option
+    for ci in range(n_classes):
+        joins = present[ci].copy()  # class ci's routes not yet taken in by an option of a class before it
+        for cj in range(ci) if merge else ():
+            if groups[cj] == groups[ci]:
+                same = joins & opens[cj] & (columns[cj] == columns[ci])
+                fit[cj, same] |= 1 << ci
+                joins &= ~same
+        opens[ci] = joins
+        fit[ci, joins] |= 1 << ci
+    routes, classes = np.nonzero(opens.T)  # by route, then class: the order the routes' classes are listed in
+    return list(zip(routes.tolist(), classes.tolist())), columns[classes, routes].tolist(), \
+        fit[classes, routes].tolist()
+
+
 def option_keys(cands: Sequence[Candidate], options: Sequence[Choice], groups: Sequence[str]) -> list[int]:
     """Per option (route, class), the keys it occupies (two chosen options never share one): its track
     within its class's track group, or for a route without track, the route itself once per group."""
@@ -396,6 +423,16 @@ def option_keys(cands: Sequence[Candidate], options: Sequence[Choice], groups: S
             1 << (spare + trackless[r] * len(group_no) + group_no[groups[ci]]) for r, ci in options]
 
 
+def _option_rows(cands: Sequence[Candidate], options: Sequence[Choice], groups: Sequence[str]) -> np.ndarray | None:
+    """`option_keys` as rows of 64-bit words, where every class shares one track group and every route has track
+    (each option's keys its route's track) and the candidates' tracks are rows already (`PricedOnRead.mask_rows`);
+    else None."""
+    rows = cands.mask_rows() if isinstance(cands, PricedOnRead) and len(set(groups)) == 1 else None
+    if rows is None or not rows.any(axis=1).all():
+        return None
+    return rows[np.fromiter(map(itemgetter(0), options), dtype=np.int64, count=len(options))]
+
+
 def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequence[str], lower: int,
                   lower_pack: list[Choice], deadline: float, cancel: CancelToken | None = None,
                   ) -> Packing:
@@ -403,7 +440,9 @@ def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Seq
     the best choices when it finished, else UNKNOWN with the best packing found (at least
     `lower_pack`, worth `lower`) and no bound."""
     options, values, fits = packing_options(cands, groups, merge=len(counts) <= MERGE_CLASSES)
-    result = best_packing(values, fits, option_keys(cands, options, groups), counts, lower, deadline, cancel)
+    keys = _option_rows(cands, options, groups)
+    result = best_packing(values, fits, keys if keys is not None else option_keys(cands, options, groups), counts,
+                          lower, deadline, cancel)
     chosen = lower_pack
     if result.chosen is not None:
         classes = assign_trains([fits[i] for i in result.chosen], counts)

@@ -7,7 +7,6 @@ earn and prices it (the stops' pay, and the modifiers' bonuses, subsidy and rout
 from __future__ import annotations
 
 import copy
-import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -60,6 +59,23 @@ class Candidate:
 
 
 QUICK_BLOCK = 4096  # shapes bounded at once between looks at the clock and the cancel token
+
+
+def combined_key(columns: Sequence[np.ndarray]) -> np.ndarray:
+    """One int64 per row of these integer columns, equal for two rows exactly when every column is (a column
+    spanning too much for the numbers left is numbered by its distinct values first, the key so far too)."""
+    key = np.zeros(len(columns[0]), dtype=np.int64)
+    span = 1
+    for column in columns:
+        column = np.asarray(column, dtype=np.int64)
+        low, size = (int(column.min()), int(column.max()) - int(column.min()) + 1) if len(column) else (0, 1)
+        if span * size >= 1 << 62:
+            key = np.unique(key, return_inverse=True)[1].ravel().astype(np.int64)
+            column = np.unique(column, return_inverse=True)[1].ravel().astype(np.int64)
+            low, size, span = 0, int(column.max()) + 1, int(key.max()) + 1
+        key = key * size + (column - low)
+        span *= size
+    return key
 
 
 def _top_sum(values: list[int], count: int) -> int:
@@ -147,22 +163,23 @@ class RouteBuilder:
             found = self._fits[key] = self._fitting(nodes_, crossings, cost, token, code)
         return found
 
-    def walked_fits(self, shapes: WalkedShapes) -> list[tuple[int, ...]] | None:
-        """`fitting(k)` of every shape of a compiled walk, from its arrays (shapes alike in token, crossings, visit
-        cost and, for a list train's pour, kind code share it); None when some class must look at a route's stops
-        to know."""
+    def walked_fits(self, shapes: WalkedShapes) -> tuple[list[tuple[int, ...]], np.ndarray] | None:
+        """`fitting(k)` of every shape of a compiled walk, from its arrays: the distinct answers, and per shape the
+        place of its own among them (shapes alike in token, crossings, visit cost and, for a list train's pour,
+        kind code share one); None when some class must look at a route's stops to know."""
         if self.need_stops:
             return None
-        codes = shapes.kind_codes() if any(p is not None for p in self.pours) else itertools.repeat(0)
-        fit_of: dict[tuple[bool, int, int, int], tuple[int, ...]] = {}
-        fits = []
-        for (token, crossings, cost), code in zip(shapes.fit_keys(), codes):
-            key = (token, crossings, cost, code)
-            fit = fit_of.get(key)
-            if fit is None:  # no class looks at the stops
-                fit = fit_of[key] = self._fitting((), crossings, cost, token, code)
-            fits.append(fit)
-        return fits
+        n = len(shapes)
+        codes, code_at = shapes.distinct_codes() if any(p is not None for p in self.pours) else ([0], np.zeros(n))
+        kinds, at = np.unique(combined_key([shapes.token_array, shapes.cross_array, shapes.cost_array, code_at]),
+                              return_index=True, return_inverse=True)[1:]
+        fit_of: dict[tuple[int, ...], int] = {}
+        number = [fit_of.setdefault(self._fitting((), crossings, cost, token, codes[code]), len(fit_of))
+                  for token, crossings, cost, code in zip(shapes.token_array[kinds].astype(bool).tolist(),
+                                                          shapes.cross_array[kinds].tolist(),
+                                                          shapes.cost_array[kinds].tolist(),
+                                                          np.asarray(code_at)[kinds].astype(np.int64).tolist())]
+        return list(fit_of), np.asarray(number, dtype=np.int64)[at.ravel()]
 
     def walked_fit_masks(self, shapes: WalkedShapes) -> list[np.ndarray] | None:
         """Per class, whether its train may run each shape of a compiled walk (`fitting`), from its arrays (a list

@@ -423,10 +423,6 @@ class WalkedShapes(MadeOnRead[RouteShape]):
         self._mask_bytes: bytes | None = None  # `masks` copied, when first read
         self.made: list[RouteShape | None] = [None] * n
 
-    def fit_keys(self) -> Iterator[tuple[bool, int, int]]:
-        """Per route, its token, crossings and visit cost."""
-        return zip(self.token_array.astype(bool).tolist(), self.cross_array.tolist(), self.cost_array.tolist())
-
     def distinct_codes(self) -> tuple[list[int], np.ndarray]:
         """The routes' distinct kind codes (`RouteShape.kinds`), and per route the place of its code among them."""
         pairs = self.codes.reshape(-1, 2)

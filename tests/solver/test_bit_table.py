@@ -3,6 +3,7 @@ over every bit of random masks (including none, and masks that are all 0)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -54,3 +55,14 @@ def test_row_ints_read_each_mask_back(masks: list[int]) -> None:
     assert [rows[i] for i in range(len(rows))] == masks
     with pytest.raises(IndexError):
         rows[len(masks)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(MASKS, st.integers(0, 2))
+def test_masks_given_as_rows_of_words_give_the_same_columns(masks: list[int], spare: int) -> None:
+    """`bit_columns` of the masks as rows of 64-bit words (any number of zero words past the widest) is that of
+    the ints."""
+    words = -(-max((m.bit_length() for m in masks), default=0) // 64) + spare
+    raw = b"".join(m.to_bytes(words * 8, "little") for m in masks)
+    rows = np.frombuffer(raw, dtype="<u8").reshape(len(masks), words)
+    assert np.array_equal(bit_columns(rows), bit_columns(masks))

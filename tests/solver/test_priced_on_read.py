@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from solver.input.snapshot import board_from_snapshot
 from solver.model.board import Board
 from solver.model.results import SolveOptions, SolveResult
 from solver.optimiser import solve
-from solver.packing.pack import train_classes
+from solver.packing.pack import _class_tops, _columns_tops, train_classes
+from solver.packing.setpack import _option_rows, option_keys, packing_options
 from solver.routes import candidates
 from solver.routes.leg_graph import build_leg_graph
 from solver.routes.priced_on_read import PricedOnRead, candidate_masks, candidate_totals, every_route_on_read
-from solver.routes.pricing import Candidate, Scan
+from solver.routes.pricing import Candidate, Scan, combined_key
 from solver.routes.station_reach import token_reach
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
@@ -131,3 +133,53 @@ def test_the_answer_is_the_one_of_pricing_every_route(monkeypatch: pytest.Monkey
     monkeypatch.setattr(candidates, "ON_READ_FROM", 10**12)  # every route priced
     assert [_answer(solve(b, SolveOptions(time_limit_s=60))) for b in boards] == read
     assert len(calls) == len(boards)
+
+
+def test_the_packing_reads_the_arrays_as_the_values() -> None:
+    """The packing's options and the conflict-free bound's best values per class, read from the values per class as
+    arrays (`PricedOnRead.class_values`), are those read from the candidates' values: on the long boards (two
+    tables, merged classes and classes apart) and in every track grouping."""
+    for board in [*LONG, TWO_TABLES]:
+        _full, read = _both(board)
+        found = read.class_values()
+        assert found is not None and found[0].shape == (len(read.builder.classes), len(read))
+        counts = [len(m) for m in train_classes(board.trains)[1]]
+        assert _columns_tops(*found, counts) == _class_tops(list(candidate_totals(read)), counts)[0]
+        plain = list(read)  # the same candidates in a list: read by their values
+        n = len(counts)
+        for groups in (["one"] * n, [f"own{ci}" for ci in range(n)], [f"g{ci % 2}" for ci in range(n)]):
+            for merge in (True, False):
+                assert packing_options(read, groups, merge) == packing_options(plain, groups, merge)
+
+
+def test_a_combined_key_is_equal_exactly_when_every_column_is() -> None:
+    """`pricing.combined_key` (the walked fits' key per route): small columns packed side by side, and columns too
+    wide for one int64 numbered by their values first."""
+    rng = np.random.default_rng(7)
+    for high in (3, 1 << 20, 1 << 40, 1 << 62):
+        columns = [rng.integers(-high, high, 2000) // max(1, high // 4) * max(1, high // 4) for _ in range(4)]
+        rows = list(zip(*(c.tolist() for c in columns)))
+        key = combined_key(columns).tolist()
+        same_rows = {(a, b) for a in range(0, 2000, 7) for b in range(0, 2000, 11) if rows[a] == rows[b]}
+        same_keys = {(a, b) for a in range(0, 2000, 7) for b in range(0, 2000, 11) if key[a] == key[b]}
+        assert same_rows == same_keys and len(set(rows)) == len(set(key)) > 1
+
+
+def test_the_tracks_read_from_the_walk_are_the_candidates() -> None:
+    """A candidate's track read alone or with the others (`WalkMasks`), and the packing's keys as rows of words
+    (`setpack._option_rows`, one track group), are those of the candidates priced in full."""
+    for board in LONG:
+        full, read = _both(board)
+        picked = range(0, len(read), 97)
+        assert [read.masks[r] for r in picked] == [full[r].mask for r in picked]  # each read alone first
+        n = len(read.builder.classes)
+        options = packing_options(read, ["one"] * n, True)[0]
+        rows = _option_rows(read, options, ["one"] * n)
+        assert rows is not None and [int.from_bytes(row.tobytes(), "little") for row in rows] == \
+            option_keys(full, options, ["one"] * n)
+        assert _option_rows(read, options, [f"own{ci}" for ci in range(n)]) is None or n == 1
+        assert list(read.masks) == [c.mask for c in full]
+        read.extend([full[-1]])  # a candidate added after the walk's
+        rows = read.mask_rows()
+        assert rows is not None and len(rows) == len(read) and int.from_bytes(rows[-1].tobytes(), "little") == \
+            full[-1].mask
