@@ -156,6 +156,9 @@ class Board:
     walks: Any = field(default=None, compare=False, repr=False)
     # the claimed legs checked on this board (`solver.model.leg_checks.LegChecks`), or None: never copied
     leg_checks: Any = field(default=None, init=False, compare=False, repr=False)
+    # what a ruleset keeps of this board between its requests on it, bound to its track like `leg_checks`, or None:
+    # never copied (`solver.rulesets.r_1873.candidates.company_routes`)
+    ruleset_memo: Any = field(default=None, init=False, compare=False, repr=False)
 
     def holds_track_of(self, other: Any) -> bool:
         """Whether this board holds the very hexes, nodes and paths dicts `other` holds (a board, or a memo kept

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
@@ -61,3 +62,33 @@ def route_shapes(board: Board, ctx: Harzbahn, graph: LegGraph, diesel: bool,
             continue
         out.append(Shape(nodes=nodes, legs=legs, mask=mask, hexes=frozenset(h for leg in legs for h in leg.hexes)))
     return out, complete
+
+
+class KeptRoutes:
+    """A company's complete candidate lists on one board (the service check's and the optimiser's solves of a
+    position list the same routes), bound to the very hexes, nodes and paths and the 1873 facts they were listed on."""
+
+    __slots__ = ("hexes", "nodes", "paths", "ctx", "mining", "diesel")
+
+    def __init__(self, board: Board, ctx: Harzbahn, mining: list[Shape], diesel: list[Shape]) -> None:
+        self.hexes, self.nodes, self.paths = board.hexes, board.nodes, board.paths
+        self.ctx, self.mining, self.diesel = ctx, mining, diesel
+
+    def bound_to(self, board: Board, ctx: Harzbahn) -> bool:
+        """Whether these lists were made on `board`'s track under equal 1873 facts."""
+        return board.holds_track_of(self) and self.ctx == ctx
+
+
+def company_routes(board: Board, ctx: Harzbahn, deadline: float | None = None,
+                   cancel: CancelToken | None = None) -> tuple[list[Shape], list[Shape], bool]:
+    """The company's mining and diesel routes (none of a kind it has no train of), and whether both lists are
+    complete. Complete lists are kept beside the board (`Board.ruleset_memo`) and given again when asked."""
+    kept: Any = getattr(board, "ruleset_memo", None)  # (a board unpickled from before the field: none)
+    if isinstance(kept, KeptRoutes) and kept.bound_to(board, ctx):
+        return kept.mining, kept.diesel, True
+    graph = leg_graph_1873(board)
+    mining, done_m = route_shapes(board, ctx, graph, False, deadline, cancel) if ctx.mining_trains else ([], True)
+    diesel, done_d = route_shapes(board, ctx, graph, True, deadline, cancel) if ctx.diesel_train else ([], True)
+    if done_m and done_d:
+        board.ruleset_memo = KeptRoutes(board, ctx, mining, diesel)
+    return mining, diesel, done_m and done_d

@@ -13,12 +13,12 @@ revenue; REVENUE_ONLY revenue alone. The answer is priced again by the 1873 eval
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
 from solver.model.board import Board
 from solver.model.results import Objective
-from solver.packing.pack import forbid_shared_track
 from solver.routes.leg_graph import mask_bits
 from solver.rulesets.r_1873.candidates import Shape
 from solver.rulesets.r_1873.view import Harzbahn
@@ -61,8 +61,11 @@ class Model1873:
         """The network condition CP-SAT sees up front: when a train runs two routes or more, each of
         them meets another of its routes at an unblocked stop (a connected network has no lone route).
         The cuts of `add_network_cut` then only separate networks of two routes or more."""
-        self._unblocked = {kind: [frozenset(n for n in sh.nodes if not self.board.nodes[n].blocks) for sh in shapes]
-                           for kind, shapes in (("mining", self.mining), ("diesel", self.diesel))}
+        self._meets = {kind: _meetings([frozenset(n for n in sh.nodes if not self.board.nodes[n].blocks)
+                                        for sh in shapes])
+                       for kind, shapes in (("mining", self.mining), ("diesel", self.diesel))}
+        self._lits = {si: [self.x[(r, si)] for r in range(len(self.mining))] for si in range(len(self.supers))}
+        self._lits[-1] = self.y
         self._more: dict[tuple[int, int], cp_model.IntVar] = {}
         for si in [*range(len(self.supers)), *([-1] if self.y else [])]:
             for r in range(len(self.shapes(si))):
@@ -78,18 +81,34 @@ class Model1873:
         """A literal that may be true only when train si runs more than k routes (and must be then)."""
         lit = self._more.get((si, k))
         if lit is None:
-            runs = sum(self.lit(r, si) for r in range(len(self.shapes(si))))
+            runs = sum(self._lits[si])
             lit = self._more[(si, k)] = self.model.new_bool_var(f"more{si}_{k}")
             self.model.add(runs <= k + (self._route_limit(si) - k) * lit)
         return lit
 
     def _no_shared_track(self) -> None:
-        """Mining routes share no track with each other, diesel routes none with each other."""
-        mining = (("mining", mask_bits(shape.mask), self.x[(r, si)])
-                  for r, shape in enumerate(self.mining) for si in range(len(self.supers)))
-        forbid_shared_track(self.model, mining)
-        forbid_shared_track(self.model, (("diesel", mask_bits(shape.mask), self.y[r])
-                                         for r, shape in enumerate(self.diesel) if self.has_diesel))
+        """Mining routes share no track with each other, diesel routes none with each other: for each
+        track bit, at most one of the literals of the routes on it (`packing.pack.forbid_shared_track`,
+        its constraints in its order, grouped by route: a route's literals share its bits)."""
+        self._forbid_shared_track(self.mining, [[self.x[(r, si)] for si in range(len(self.supers))]
+                                                for r in range(len(self.mining))])
+        if self.has_diesel:
+            self._forbid_shared_track(self.diesel, [[v] for v in self.y])
+
+    def _forbid_shared_track(self, shapes: list[Shape], lits: list[list[cp_model.IntVar]]) -> None:
+        """At most one of the literals `lits[r]` of the routes r on each track bit, once per set of routes."""
+        on_bit: dict[int, list[int]] = defaultdict(list)
+        for r, shape in enumerate(shapes):
+            for bit in mask_bits(shape.mask):
+                on_bit[bit].append(r)
+        width = len(lits[0]) if lits else 0  # literals per route
+        seen: set[tuple[int, ...]] = set()
+        for routes in on_bit.values():
+            key = tuple(routes)
+            if len(routes) * width < 2 or key in seen:
+                continue
+            seen.add(key)
+            self.model.add_at_most_one([v for r in routes for v in lits[r]])
 
     def _concession(self) -> str | None:
         ctx = self.ctx
@@ -220,10 +239,13 @@ class Model1873:
         outside the component that meets it at an unblocked stop (its network is connected)."""
         if len(component) >= self._route_limit(si):
             return  # the train runs no route beside a whole component
-        unblocked = self._unblocked["diesel" if si < 0 else "mining"]
-        reach = frozenset().union(*(unblocked[r] for r in component))
-        bridges = [self.lit(q, si) for q in range(len(unblocked)) if q not in component and unblocked[q] & reach]
-        apart = [self.lit(r, si).negated() for r in component]
+        meets, lits = self._meets["diesel" if si < 0 else "mining"], self._lits[si]
+        if len(component) == 1:
+            near: Sequence[int] = meets[next(iter(component))]
+        else:
+            near = sorted(set().union(*(meets[r] for r in component)) - component)
+        bridges = [lits[q] for q in near]
+        apart = [lits[r].negated() for r in component]
         self.model.add_bool_or(apart + bridges + [self.more_than(si, len(component)).negated()])
 
     def cap_revenue(self, chosen: list[tuple[int, int]], value: int) -> None:
@@ -234,6 +256,19 @@ class Model1873:
         differs += [v for (r, si), v in self.x.items() if (r, si) not in picked]
         differs += [v for r, v in enumerate(self.y) if (r, -1) not in picked]
         self.model.add(self.revenue_expr <= value + (self.upper + 1) * sum(differs))
+
+
+def _meetings(stops: list[frozenset[str]]) -> list[tuple[int, ...]]:
+    """For each route (its unblocked stops), the other routes meeting it at one of them, in index order."""
+    at: dict[str, list[int]] = defaultdict(list)
+    for r, here in enumerate(stops):
+        for n in here:
+            at[n].append(r)
+    meets: list[set[int]] = [set() for _ in stops]
+    for routes in at.values():
+        for r in routes:
+            meets[r].update(routes)
+    return [tuple(sorted(near - {r})) for r, near in enumerate(meets)]
 
 
 def every_stop_bound(board: Board, ctx: Harzbahn) -> int:

@@ -16,7 +16,7 @@ from solver.packing.budget import Budget
 from solver.packing.cpsat import run_cpsat
 from solver.packing.recheck import recheck
 from solver.routes.claims import claim_of
-from solver.rulesets.r_1873.candidates import leg_graph_1873, route_shapes
+from solver.rulesets.r_1873.candidates import company_routes
 from solver.rulesets.r_1873.evaluator import evaluate_run
 from solver.rulesets.r_1873.extras import HarzbahnRun
 from solver.rulesets.r_1873.model import MAX_ROUNDS, Model1873, every_stop_bound
@@ -32,17 +32,11 @@ def solve_run(board: Board, ctx: Harzbahn, opts: SolveOptions) -> SolveResult:
     facts (`view.harzbahn`)."""
     budget = Budget.starting_now(opts.time_limit_s)
     objective = opts.objective or Objective.RULEBOOK
-    graph = leg_graph_1873(board)
-    walk_deadline = budget.until("enumerate")
-    mining, done_m = (route_shapes(board, ctx, graph, False, walk_deadline, opts.cancel) if ctx.mining_trains
-                      else ([], True))
-    diesel, done_d = (route_shapes(board, ctx, graph, True, walk_deadline, opts.cancel) if ctx.diesel_train
-                      else ([], True))
+    mining, diesel, complete = company_routes(board, ctx, budget.until("enumerate"), opts.cancel)
     stats = {"candidates": float(len(mining) + len(diesel)), "classes": float(len(ctx.super_trains)),
              "enumerate_ms": budget.elapsed_ms()}
     model = Model1873(board, ctx, mining, diesel, objective)
     extras = HarzbahnRun(objective=objective)
-    complete = done_m and done_d
     # the model's bound holds over the routes listed; over a list cut short, only every stop at its most does
     upper = model.upper if complete else max(model.upper, every_stop_bound(board, ctx))
     if model.infeasible_reason:  # a proof only over every route: a list cut short may miss the routes it needs
