@@ -193,10 +193,13 @@ def _best_placed(bounds: np.ndarray, at: np.ndarray, price: Callable[[np.ndarray
 
 
 def _may_beat(builder: RouteBuilder, bound: int, k: int, ci: int, floor: float) -> bool:
-    """Whether an option (first bound above `floor`, shape, class) may beat the floor once priced: by its
-    stops alone, or else by its tight bound (only the bonuses it can hit), unless the bonuses spread over its
-    stops and legs (a bound above the tight one) cannot beat it either (for a class paying every stop from
-    its table they are in its first bound, `lazy_upper`)."""
+    """Whether an option (first bound above `floor`, shape, class) may beat the floor once priced: always
+    for a class priced for less than its tight bound costs (`RouteBuilder.priced_cheaply`); else by its stops
+    alone, or by its tight bound (only the bonuses it can hit), unless the bonuses spread over its stops and
+    legs (a bound above the tight one) cannot beat it either (for a class paying every stop from its table
+    they are in its first bound, `lazy_upper`)."""
+    if builder.priced_cheaply[ci]:
+        return True
     paid = builder.first_stops(k, ci, bound)
     if paid > floor:
         return True

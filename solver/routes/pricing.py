@@ -127,6 +127,10 @@ class RouteBuilder:
         # (None: always ask it; no pricer: no test needed)
         self.as_usual = [pricer.as_usual(t, self.plain[ci]) if pricer is not None else None
                          for ci, t in enumerate(classes)]
+        # per class, whether a route's price is its stops' pay from the table and v1 bonuses read from its stops
+        # (`CandidatePricer._price_plain`): pricing it costs less than its tight bound (`tight_bonus`)
+        self.priced_cheaply = [self.plain[ci] and (pricer is None or (d := pricer.train_mods(t.name)) is None
+                                                   or d.mods.plain) for ci, t in enumerate(classes)]
 
     def over(self, shapes: Sequence[RouteShape]) -> RouteBuilder:
         """A builder of the same classes over other shapes, sharing every table read per class or stop."""

@@ -158,3 +158,25 @@ def test_each_class_best_route_and_the_best_beside_it_are_priced_first(monkeypat
     for _bounds, places, found in searches:
         values = [value(p) for p in places.tolist()]
         assert found is not None and value(found) == max(values) > 0
+
+
+@pytest.mark.parametrize(("game", "line", "cheap"), [("18FL/18FL_game_end_bank.jsonl.gz", 62, [True, False]),
+                                                     ("1867/21268.jsonl.gz", 58, [False, False])])
+def test_classes_priced_from_their_table_are_priced_without_a_tight_bound(
+        monkeypatch: pytest.MonkeyPatch, game: str, line: int, cheap: list[bool]) -> None:
+    """18FL's 4 (a list train paying every stop from its table, v1 bonuses) prices its options without asking
+    their tight bounds (`RouteBuilder.priced_cheaply`), its 3E (other modifiers) asks them, and so does 1867 (a
+    `CountedStops` choice of the paying stops, a route rule); the solve is the same with every route priced."""
+    builders = []
+    real_lazy = candidates._lazy
+
+    def lazy_spy(builder, *args):  # type: ignore[no-untyped-def]
+        builders.append(builder)
+        return real_lazy(builder, *args)
+    monkeypatch.setattr(candidates, "_lazy", lazy_spy)
+    board = board_from_snapshot(_corpus_line(game, line))
+    lazy = solve(board, SolveOptions(time_limit_s=60))
+    assert len(builders) == 1 and builders[0].priced_cheaply == cheap
+    monkeypatch.setattr(candidates, "LAZY_FROM", 10**12)  # every route priced
+    full = solve(board, SolveOptions(time_limit_s=60))
+    assert lazy.stats["never_priced"] > 0 and (full.revenue, full.routes) == (lazy.revenue, lazy.routes)
