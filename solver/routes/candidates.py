@@ -203,7 +203,9 @@ def _may_beat(builder: RouteBuilder, bound: int, k: int, ci: int, floor: float) 
     paid = builder.first_stops(k, ci, bound)
     if paid > floor:
         return True
-    spread = builder.plain[ci] or paid + builder.spread_bonus(k, ci) > floor
+    # above `floor` when its weight once alone makes up for the first bound's bonuses (`bound` is above it)
+    spread = builder.plain[ci] or paid + builder.spread_least(ci) >= bound or \
+        paid + builder.spread_bonus(k, ci) > floor
     return spread and paid + builder.tight_bonus(k, ci) > floor
 
 

@@ -322,6 +322,11 @@ class RouteBuilder:
                 total += w if w is not None else self._leg_weight(ci, leg)
         return total
 
+    def spread_least(self, ci: int) -> int:
+        """At most `spread_bonus(k, ci)` of any shape k: its weight once (every other weight is at least 0)."""
+        weights = self._spread_weights(ci)
+        return 0 if weights is None else weights[2]
+
     def _spread_weights(self, ci: int) -> tuple[dict[str, int], dict[str, int], int, dict[int, int]] | None:
         """`spread_bonus`'s weights for class ci: per stop, per hex, once, and per leg as weighed so far (by id;
         the legs are the graph's); None without modifiers (no bonus)."""
