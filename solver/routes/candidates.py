@@ -48,6 +48,7 @@ FLOOR_FROM = 500  # routes from which a walk of two trains first looks for a flo
 LAZY_FIRST = 400  # options priced first, by their upper bound (every class its share), for the lower bound
 PAIR_FIRSTS = 32  # the first train's options a partner by bounds is looked for (`_paired`)
 PAIR_SECONDS = 8192  # the other train's best options the partner is looked for among
+PAIR_BLOCK = 64  # the options `_best_placed` prices first, twice as many each next block
 ON_READ_FROM = 5000  # routes from which a walk priced in full makes a candidate only when read (`on_read`)
 MADE_AHEAD = 32  # the best-only scan's first block of a compiled walk's shapes made at once (`_made_ahead`)
 
@@ -62,9 +63,10 @@ def _lazy(builder: RouteBuilder, options: Options, lazy: LazyBound, deadline: fl
     the run from them, and price the others only where they could still beat it (paired with the best
     of every other train, by the bounds of the unpriced ones: the argument of `packing.prune`), in
     rounds: best bound first, four times as many each round, each asked its tight bound before it is
-    priced, the lower bound taken again after each. `known`: the value of a run the walk found
-    (`_walk_floor`); one less is the first lower bound (its routes may not be priced here, so an option
-    that can only tie it stays).
+    priced, the lower bound taken again after each. For two trains the first options priced also hold each
+    class's best route and the other train's best beside it (`_alone_and_beside`).
+    `known`: the value of a run the walk found (`_walk_floor`); one less is the first lower bound (its
+    routes may not be priced here, so an option that can only tie it stays).
     Returns the candidates in shape order, how many options were never priced, and whether every
     option that could matter was priced (False when the deadline or `cancel` cut the pricing short)."""
     order = np.argsort(-options[0], kind="stable")
@@ -101,6 +103,15 @@ def _lazy(builder: RouteBuilder, options: Options, lazy: LazyBound, deadline: fl
                     have._totals = None
 
     priced(list(zip(bounds[first].tolist(), ks[first].tolist(), cis[first].tolist())))
+    if sum(lazy.counts) == 2 and complete:  # each class's best route and the other train's best beside it
+
+        def price_places(places: np.ndarray) -> list[int]:
+            todo = places[~first[places]]
+            first[todo] = True
+            priced(list(zip(bounds[todo].tolist(), ks[todo].tolist(), cis[todo].tolist())))
+            return [max((c.totals.get(ci, 0) for j in (0, 1) if (c := made.get((k, j))) is not None), default=0)
+                    for k, ci in zip(ks[places].tolist(), cis[places].tolist())]
+        _alone_and_beside(builder.shapes, (bounds, ks, cis), lazy.counts, price_places)
     # `known`: the value of a run the walk found, of routes that may not be priced here; an option that can
     # only tie it must stay (it may be in the only run worth that much), so it is weighed against one less
     lower = known - 1 if known else lazy.lower_of(list(made.values()))
@@ -134,15 +145,67 @@ def _lazy(builder: RouteBuilder, options: Options, lazy: LazyBound, deadline: fl
     return [made[key] for key in sorted(made)], never - len(keep), complete
 
 
+def _alone_and_beside(shapes: Sequence[RouteShape], options: Options, counts: Sequence[int],
+                      price: Callable[[np.ndarray], list[int]]) -> None:
+    """For two trains: price each class's best route alone and, beside each, the other train's best route
+    that shares no track with it (as `_walk_floor` does from the walk), so that the first lower bound holds
+    such a run. `options`: best bound first; `price` prices options (places among them) and tells their
+    values for their classes."""
+    bounds, ks, cis = options
+    trains = [ci for ci, n in enumerate(counts) for _ in range(n)]
+    for ci in dict.fromkeys(trains):
+        place = _best_placed(bounds, np.flatnonzero(cis == ci), price)
+        if place is None:
+            continue
+        top = int(ks[place])
+        other = trains[1] if trains[0] == ci else trains[0]
+        _best_placed(bounds, np.flatnonzero(cis == other), price, _beside(shapes, ks, top))
+
+
+def _beside(shapes: Sequence[RouteShape], ks: np.ndarray, top: int) -> Callable[[np.ndarray], np.ndarray]:
+    """Which of some options (places among `ks`) are routes other than shape `top` that share no track with it."""
+    mask = _track_rows(shapes, [top])[0]
+
+    def beside(places: np.ndarray) -> np.ndarray:
+        rows = _track_rows(shapes, ks[places].tolist())
+        width = min(rows.shape[1], len(mask))
+        return ~(rows[:, :width] & mask[:width]).any(axis=1) & (ks[places] != top)
+    return beside
+
+
+def _best_placed(bounds: np.ndarray, at: np.ndarray, price: Callable[[np.ndarray], list[int]],
+                 usable: Callable[[np.ndarray], np.ndarray] | None = None) -> int | None:
+    """The place of the best option among these places (best bound first; those `usable` tells, default all),
+    priced a block at a time until no bound left can beat the best value (None when none earns anything)."""
+    best, top, start, block = 0, None, 0, PAIR_BLOCK
+    while start < len(at):
+        part = at[start:start + block]
+        part = part[bounds[part] > best]
+        if not len(part):
+            break
+        start, block = start + block, 2 * block
+        if usable is not None:
+            part = part[usable(part)]
+        for place, value in zip(part.tolist(), price(part)):
+            if value > best:
+                best, top = value, place
+    return top
+
+
 def _may_beat(builder: RouteBuilder, bound: int, k: int, ci: int, floor: float) -> bool:
-    """Whether an option (first bound above `floor`, shape, class) may beat the floor once priced: by its
-    stops alone, or else by its tight bound (only the bonuses it can hit), unless the bonuses spread over its
-    stops and legs (a bound above the tight one) cannot beat it either (for a class paying every stop from
-    its table they are in its first bound, `lazy_upper`)."""
+    """Whether an option (first bound above `floor`, shape, class) may beat the floor once priced: always
+    for a class priced for less than its tight bound costs (`RouteBuilder.priced_cheaply`); else by its stops
+    alone, or by its tight bound (only the bonuses it can hit), unless the bonuses spread over its stops and
+    legs (a bound above the tight one) cannot beat it either (for a class paying every stop from its table
+    they are in its first bound, `lazy_upper`)."""
+    if builder.priced_cheaply[ci]:
+        return True
     paid = builder.first_stops(k, ci, bound)
     if paid > floor:
         return True
-    spread = builder.plain[ci] or paid + builder.spread_bonus(k, ci) > floor
+    # above `floor` when its weight once alone makes up for the first bound's bonuses (`bound` is above it)
+    spread = builder.plain[ci] or paid + builder.spread_least(ci) >= bound or \
+        paid + builder.spread_bonus(k, ci) > floor
     return spread and paid + builder.tight_bonus(k, ci) > floor
 
 

@@ -143,6 +143,10 @@ class RouteBuilder:
         # (None: always ask it; no pricer: no test needed)
         self.as_usual = [pricer.as_usual(t, self.plain[ci]) if pricer is not None else None
                          for ci, t in enumerate(classes)]
+        # per class, whether a route's price is its stops' pay from the table and v1 bonuses read from its stops
+        # (`CandidatePricer._price_plain`): pricing it costs less than its tight bound (`tight_bonus`)
+        self.priced_cheaply = [self.plain[ci] and (pricer is None or (d := pricer.train_mods(t.name)) is None
+                                                   or d.mods.plain) for ci, t in enumerate(classes)]
 
     def over(self, shapes: Sequence[RouteShape]) -> RouteBuilder:
         """A builder of the same classes over other shapes, sharing every table read per class or stop."""
@@ -334,6 +338,11 @@ class RouteBuilder:
                 w = per_leg.get(id(leg))
                 total += w if w is not None else self._leg_weight(ci, leg)
         return total
+
+    def spread_least(self, ci: int) -> int:
+        """At most `spread_bonus(k, ci)` of any shape k: its weight once (every other weight is at least 0)."""
+        weights = self._spread_weights(ci)
+        return 0 if weights is None else weights[2]
 
     def _spread_weights(self, ci: int) -> tuple[dict[str, int], dict[str, int], int, dict[int, int]] | None:
         """`spread_bonus`'s weights for class ci: per stop, per hex, once, and per leg as weighed so far (by id;

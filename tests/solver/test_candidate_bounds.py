@@ -2,7 +2,8 @@
 route earns once priced: the one-train search drops routes by them and the lazy build leaves routes
 unpriced by them, so a bound below a route's value could lose the optimum unnoticed. The lazy build's
 check before the tight bound (the bonuses spread over a route's stops and legs, `spread_bonus`) is
-never below the tight bound, so it leaves unpriced only what the tight bound would.
+never below the tight bound, so it leaves unpriced only what the tight bound would, nor below the least
+spread bonus of any route (`spread_least`), which is asked first.
 
 Checked on real boards: the last positions of one game of every title (the late game, where the
 routes are most and the bounds matter), every walked route and every train class it fits, and an
@@ -56,7 +57,8 @@ def _too_high(raw: dict) -> list[tuple]:
             # the lazy build's cheaper check before the tight bound: the bonuses spread over stops and legs
             spread = quick - builder.first_cap(k, ci) + builder.spread_bonus(k, ci)
             lazy = builder.lazy_upper(k, ci)  # the lazy build's first bound
-            if value > min(quick, tight, lazy) or spread < tight:
+            if value > min(quick, tight, lazy) or spread < tight or builder.spread_least(ci) > spread - quick + \
+                    builder.first_cap(k, ci):  # the least spread bonus of any route: never above this one's
                 bad.append((shape.nodes, classes[ci].name, value, quick, tight, spread, lazy))
     return bad
 

@@ -7,6 +7,9 @@ again with the lazy build switched off."""
 
 from __future__ import annotations
 
+import gzip
+import json
+
 import numpy as np
 import pytest
 
@@ -16,6 +19,7 @@ from solver.optimiser import solve
 from solver.routes import candidates
 from solver.rulesets.r_standard import solve as standard_solve
 from solver.rulesets.r_standard.solve import LAZY_TRAINS
+from tests.conftest import CORPUS
 from tests.support.corpus_files import late_positions
 from tests.support.stress_boards import stress_snapshots
 
@@ -109,3 +113,70 @@ def test_the_best_pairs_by_bound_are_priced_first(monkeypatch: pytest.MonkeyPatc
     lowers.clear()
     assert solve(board, SolveOptions(time_limit_s=60)).revenue == 870
     assert lowers[0] < 870
+
+
+def _corpus_line(game: str, line: int) -> dict:
+    with gzip.open(CORPUS / game, "rt") as f:
+        return json.loads(f.read().splitlines()[line - 1])
+
+
+BESIDE_BOARDS = [("18FL/18FL_game_end_bank.jsonl.gz", 62), ("1867/21268.jsonl.gz", 58), ("1870", 1)]
+
+
+@pytest.mark.parametrize(("game", "line"), BESIDE_BOARDS)
+def test_each_class_best_route_and_the_best_beside_it_are_priced_first(monkeypatch: pytest.MonkeyPatch, game: str,
+                                                                      line: int) -> None:
+    """For two trains, the lazy build prices each class's best route alone and the other train's best route
+    sharing no track with it (`_alone_and_beside`): each search's pick earns what the best of its options
+    earns, every one of them priced (18FL: list trains; 1867: a `CountedStops` choice, a route rule and a
+    bonus; 1870: trains counting stops)."""
+    raw = stress_snapshots(game)[line] if game == "1870" else _corpus_line(game, line)
+    searches: list[tuple[np.ndarray, np.ndarray, int | None]] = []
+    builders = []
+    best_placed, real_lazy = candidates._best_placed, candidates._lazy
+
+    def best_spy(bounds, at, price, usable=None):  # type: ignore[no-untyped-def]
+        found = best_placed(bounds, at, price, usable)
+        searches.append((bounds, at if usable is None else at[usable(at)], found))
+        return found
+
+    def lazy_spy(builder, options, *args):  # type: ignore[no-untyped-def]
+        builders.append((builder, options))
+        return real_lazy(builder, options, *args)
+    monkeypatch.setattr(candidates, "_best_placed", best_spy)
+    monkeypatch.setattr(candidates, "_lazy", lazy_spy)
+    solve(board_from_snapshot(raw), SolveOptions(time_limit_s=60))
+    assert len(builders) == 1 and len(searches) == 4
+    builder, options = builders[0]
+    order = np.argsort(-options[0], kind="stable")
+    ks, cis = options[1][order], options[2][order]
+
+    def value(place: int) -> int:
+        candidates._make_shapes(builder, [int(ks[place])])
+        made = builder.price(int(ks[place]), [int(cis[place])])
+        return max((c.totals.get(int(cis[place]), 0) for c in made if c is not None), default=0)
+    for _bounds, places, found in searches:
+        values = [value(p) for p in places.tolist()]
+        assert found is not None and value(found) == max(values) > 0
+
+
+@pytest.mark.parametrize(("game", "line", "cheap"), [("18FL/18FL_game_end_bank.jsonl.gz", 62, [True, False]),
+                                                     ("1867/21268.jsonl.gz", 58, [False, False])])
+def test_classes_priced_from_their_table_are_priced_without_a_tight_bound(
+        monkeypatch: pytest.MonkeyPatch, game: str, line: int, cheap: list[bool]) -> None:
+    """18FL's 4 (a list train paying every stop from its table, v1 bonuses) prices its options without asking
+    their tight bounds (`RouteBuilder.priced_cheaply`), its 3E (other modifiers) asks them, and so does 1867 (a
+    `CountedStops` choice of the paying stops, a route rule); the solve is the same with every route priced."""
+    builders = []
+    real_lazy = candidates._lazy
+
+    def lazy_spy(builder, *args):  # type: ignore[no-untyped-def]
+        builders.append(builder)
+        return real_lazy(builder, *args)
+    monkeypatch.setattr(candidates, "_lazy", lazy_spy)
+    board = board_from_snapshot(_corpus_line(game, line))
+    lazy = solve(board, SolveOptions(time_limit_s=60))
+    assert len(builders) == 1 and builders[0].priced_cheaply == cheap
+    monkeypatch.setattr(candidates, "LAZY_FROM", 10**12)  # every route priced
+    full = solve(board, SolveOptions(time_limit_s=60))
+    assert lazy.stats["never_priced"] > 0 and (full.revenue, full.routes) == (lazy.revenue, lazy.routes)
