@@ -1,7 +1,8 @@
 """Per-position figures on the stress set (a script, not a benchmark): solve every stress position
 in this process and write one JSON line per position (title, index, status, solve_ms, stats), then
 print per-title median, p99, max and not-optimal counts. With `--repeat N`, each position is solved N
-times and its median `solve_ms` counts (the answers must agree): steadier figures on a busy machine.
+times, each on the board read anew, and its median `solve_ms` counts (the answers must agree): steadier
+figures on a busy machine.
 
 Run: `python3 -m benchmarks.stress_report OUT.jsonl [--limit 10] [--repeat 1] [--only TITLE ...]`.
 """
@@ -35,9 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.out, "w") as fh:
         for name in names:
             for i, raw in enumerate(stress_snapshots(name)):
-                board = board_from_snapshot(raw)
                 runs = []
                 for _ in range(max(1, args.repeat)):
+                    board = board_from_snapshot(raw)  # read anew: a ruleset may keep what it listed on a board
                     t0 = time.monotonic()
                     res = solve(board, SolveOptions(time_limit_s=args.limit))
                     runs.append((res.stats.get("solve_ms", 0.0), (time.monotonic() - t0) * 1000.0, res))
