@@ -272,6 +272,15 @@ class CandidatePricer:
                 cap += combo_most(m)
         return cap
 
+    def combo_sets(self, name: str) -> list[tuple[int, list[frozenset[str]]]]:
+        """Per combination of a train of this name, what `bonus_cap` counts for it and, per set, the nodes
+        on its hexes: a route whose stops miss one of those sets earns nothing from it."""
+        d = self.train_mods(name)
+        combos = [m for m in d.mods.bonuses.modifiers if isinstance(m, ComboBonus)] \
+            if d is not None and d.mods.bonuses is not None else []
+        return [(combo_most(m), [frozenset(nid for nid, n in self.board.nodes.items() if n.hex in dict(t))
+                                 for t in m.sets]) for m in combos]
+
     def bonus_weights(self, name: str, stop_ub: dict[str, int]) -> tuple[dict[str, int], dict[str, int], int]:
         """Where the route bonuses (and the subsidy, when counted) of a train of this name add at most:
         per node (a bonus on its stop, `stop_ub` bounding what the stop pays), per hex a route passes

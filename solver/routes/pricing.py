@@ -139,6 +139,7 @@ class RouteBuilder:
         self._spread: dict[int, tuple[dict[str, int], dict[str, int], int, dict[int, int]]] = {}
         self._price_keys: dict[int, int] = {}  # per class, `_price_key`
         self._miss_tests: dict[int, Callable[[Sequence[str]], bool] | None] = {}  # per class, `_miss_test`
+        self._combos: dict[int, list[tuple[int, list[frozenset[str]]]]] = {}  # per class, `_combo_sets`
         # per class, the test that the pricer gives None for a route (priced as usual), asked before it is
         # (None: always ask it; no pricer: no test needed)
         self.as_usual = [pricer.as_usual(t, self.plain[ci]) if pricer is not None else None
@@ -218,7 +219,7 @@ class RouteBuilder:
         if values is None or not all(isinstance(c, int) and abs(c) < INT64_SAFE for c in caps):
             return None
         hits = self._walked_hits(ci, shapes)
-        cap = np.asarray(caps, dtype=np.int64)[lengths]
+        cap = np.asarray(caps, dtype=np.int64)[lengths] - self._walked_combo_missed(ci, shapes)
         if hits is not None:  # `first_cap`: nothing where the stops miss every bonus
             cap = np.where(hits, cap, 0)
         if self.plain[ci]:
@@ -233,6 +234,26 @@ class RouteBuilder:
             return None
         number = {nid: i for i, nid in enumerate(shapes.ids)}
         return shapes.values([], [([number[n] for n in missed[0] if n in number], missed[1])], arrays=True)[1] > 0
+
+    def _walked_combo_missed(self, ci: int, shapes: WalkedShapes) -> np.ndarray:
+        """`combo_missed(ci, ...)` of every shape of a compiled walk, from its arrays (each set a test)."""
+        missed = np.zeros(len(shapes), dtype=np.int64)
+        combos = self._combo_sets(ci)
+        if not combos:
+            return missed
+        number = {nid: i for i, nid in enumerate(shapes.ids)}
+        sets = [s for _most, of in combos for s in of]
+        touched = np.empty((len(sets), len(shapes)), dtype=bool)
+        for start in range(0, len(sets), 64):  # 64 tests at a time: one bit each
+            part = sets[start:start + 64]
+            bits = shapes.values([], [([number[n] for n in s if n in number], False) for s in part], arrays=True)[1]
+            for j in range(len(part)):
+                touched[start + j] = (bits >> np.uint64(j)) & np.uint64(1) > 0
+        at = 0
+        for most, of in combos:
+            missed += np.where(touched[at:at + len(of)].all(axis=0), 0, most)
+            at += len(of)
+        return missed
 
     def _walked_spread(self, ci: int, shapes: WalkedShapes, hits: np.ndarray | None) -> np.ndarray:
         """`spread_bonus(k, ci)` of every shape of a compiled walk (`hits`: `_walked_hits`), from its arrays;
@@ -387,7 +408,22 @@ class RouteBuilder:
         bonus (`misses_bonuses`), else the most any route of its length may take (`bonus_cap`)."""
         nodes_ = self.shapes[k].nodes
         missed = self._miss_test(ci)  # None: no test, or none needed (`bonus_cap` is 0)
-        return 0 if missed is not None and missed(nodes_) else self.bonus_cap(ci, len(nodes_))
+        if missed is not None and missed(nodes_):
+            return 0
+        return self.bonus_cap(ci, len(nodes_)) - self.combo_missed(ci, nodes_)
+
+    def combo_missed(self, ci: int, nodes_: Sequence[str]) -> int:
+        """What `bonus_cap` counts for the combinations of class ci that a route of these stops cannot earn:
+        those with a set none of its stops is on."""
+        return sum(most for most, of in self._combo_sets(ci) if any(s.isdisjoint(nodes_) for s in of))
+
+    def _combo_sets(self, ci: int) -> list[tuple[int, list[frozenset[str]]]]:
+        """`CandidatePricer.combo_sets` of class ci (none without a pricer)."""
+        found = self._combos.get(ci)
+        if found is None:
+            found = self._combos[ci] = self.pricer.combo_sets(self.classes[ci].name) if self.pricer is not None \
+                else []
+        return found
 
     def tight_bonus(self, k: int, ci: int) -> int:
         """At least what the bonuses (and subsidy) this shape's own stops and path can hit add for class ci."""
@@ -424,8 +460,12 @@ class RouteBuilder:
             longest = max((len(shape[0]) for shape in self.shapes), default=0)
             caps = [self.bonus_cap(ci, n) for n in range(longest + 1)]
             value, missed = self.stops_value(ci), self._miss_test(ci)
-            self._quick[ci] = (lambda nodes_: value(nodes_) + caps[len(nodes_)]) if missed is None else \
-                (lambda nodes_: value(nodes_) + (0 if missed(nodes_) else caps[len(nodes_)]))
+            if self._combo_sets(ci):  # `first_cap`, a combination's part only where the stops hit every set
+                self._quick[ci] = lambda nodes_: value(nodes_) + (0 if missed is not None and missed(nodes_) else
+                                                                  caps[len(nodes_)] - self.combo_missed(ci, nodes_))
+            else:
+                self._quick[ci] = (lambda nodes_: value(nodes_) + caps[len(nodes_)]) if missed is None else \
+                    (lambda nodes_: value(nodes_) + (0 if missed(nodes_) else caps[len(nodes_)]))
         return self._quick[ci]
 
     def stops_value(self, ci: int) -> Callable[[Sequence[str]], int]:

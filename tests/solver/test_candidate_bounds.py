@@ -161,3 +161,36 @@ def test_the_lazy_builds_first_bounds_hold_on_a_compiled_walk(which: str) -> Non
         for k in range(len(shapes)):
             earned = max((c.totals.get(ci, 0) for c in builder.price(k, [ci]) if c is not None), default=0)
             assert earned <= bounds[k], (shapes[k].nodes, earned, bounds[k])
+
+
+def _position(path, line: int) -> dict:
+    """The snapshot on this line (1-based) of a corpus file."""
+    return next(p.raw for p in read_positions(path) if p.source.endswith(f":{line}"))
+
+
+@pytest.mark.parametrize("title, name, line", [("1867", "21268.jsonl.gz", 58), ("1867", "21268.jsonl.gz", 73),
+                                               ("1847AE", "1847AE_game_end_bank.jsonl.gz", 66)])
+def test_a_combination_counts_only_where_the_stops_hit_every_set(title: str, name: str, line: int) -> None:
+    """ComboBonus: the first bounds (`first_cap`, and from a compiled walk's arrays `walked_bounds`) add a
+    combination's amount only to a route whose stops are on every one of its sets. They are below the
+    bonus cap on many routes that hit some bonus, equal to `upper` (or `lazy_upper`) route by route, and
+    never below what a route earns once priced."""
+    raw = _position(CORPUS / title / name, line)
+    assert any(m["type"] == "ComboBonus" for m in raw["modifiers"])
+    assert _too_high(raw) == []
+    board = board_from_snapshot(raw)
+    classes = train_classes(board.trains)[0]
+    graph = build_leg_graph(board)
+    pricer = candidate_pricer(board, True)
+    walk = standard_walk_rules(board, *pricer.walk_limits)
+    shapes, _ = enumerate_routes(board, graph, classes, cap=20_000, rules=walk, arrays=True)
+    builder = RouteBuilder(board, graph, classes, shapes, pricer)
+    for ci in range(len(classes)):
+        n = [len(shapes[k].nodes) for k in range(len(shapes))]
+        cut = [k for k in range(len(shapes)) if not builder.misses_bonuses(k, ci)
+               and builder.first_cap(k, ci) < builder.bonus_cap(ci, n[k])]
+        assert len(cut) > len(shapes) // 10
+        bounds = builder.walked_bounds(ci, shapes)
+        if bounds is not None:
+            first = builder.lazy_upper if builder.plain[ci] else builder.upper
+            assert bounds.tolist() == [first(k, ci) for k in range(len(shapes))]
