@@ -284,16 +284,22 @@ class CandidatePricer:
     def bonus_weights(self, name: str, stop_ub: dict[str, int]) -> tuple[dict[str, int], dict[str, int], int]:
         """Where the route bonuses (and the subsidy, when counted) of a train of this name add at most:
         per node (a bonus on its stop, `stop_ub` bounding what the stop pays), per hex a route passes
-        (a path-hex bonus) and a constant (the combinations). A route earns at most its stops' pay, its
-        nodes' and passed hexes' parts and the constant: each hit counted at least once."""
+        (a path-hex bonus) and a constant. A route earns at most its stops' pay, its nodes' and passed hexes'
+        parts and the constant: each hit counted at least once. A combination weighs on the nodes of its set
+        on fewest nodes (a route earning it stops at one of them), or, without sets, in the constant."""
         d = self.train_mods(name)
         node: dict[str, int] = {}
         hexes: dict[str, int] = {}
         const = 0
+        for most, sets in self.combo_sets(name):
+            if not sets:
+                const += most
+            for nid in min(sets, key=len, default=()):
+                node[nid] = node.get(nid, 0) + most
         for m in d.mods.bonuses.modifiers if d is not None and d.mods.bonuses is not None else ():
             if isinstance(m, ComboBonus):
-                const += combo_most(m)
-            elif m.target != "subsidy" or self.with_subsidy:
+                continue
+            if m.target != "subsidy" or self.with_subsidy:
                 table = dict(m.table)
                 if m.scope == "path_hexes":
                     for h, v in table.items():

@@ -172,9 +172,10 @@ def _position(path, line: int) -> dict:
                                                ("1847AE", "1847AE_game_end_bank.jsonl.gz", 66)])
 def test_a_combination_counts_only_where_the_stops_hit_every_set(title: str, name: str, line: int) -> None:
     """ComboBonus: the first bounds (`first_cap`, and from a compiled walk's arrays `walked_bounds`) add a
-    combination's amount only to a route whose stops are on every one of its sets. They are below the
-    bonus cap on many routes that hit some bonus, equal to `upper` (or `lazy_upper`) route by route, and
-    never below what a route earns once priced."""
+    combination's amount only to a route whose stops are on every one of its sets, and the spread bonus (the
+    walk's bound too) weighs it on the nodes of one set, not on every route. They are below the bonus cap on
+    many routes that hit some bonus, equal to `upper` (or `lazy_upper`) route by route, and never below what
+    a route earns once priced."""
     raw = _position(CORPUS / title / name, line)
     assert any(m["type"] == "ComboBonus" for m in raw["modifiers"])
     assert _too_high(raw) == []
@@ -190,6 +191,9 @@ def test_a_combination_counts_only_where_the_stops_hit_every_set(title: str, nam
         cut = [k for k in range(len(shapes)) if not builder.misses_bonuses(k, ci)
                and builder.first_cap(k, ci) < builder.bonus_cap(ci, n[k])]
         assert len(cut) > len(shapes) // 10
+        assert builder.spread_least(ci) == 0
+        combos = builder.bonus_cap(ci, 0)  # the combinations alone
+        assert sum(builder.spread_bonus(k, ci) < combos for k in range(len(shapes))) > len(shapes) // 10
         bounds = builder.walked_bounds(ci, shapes)
         if bounds is not None:
             first = builder.lazy_upper if builder.plain[ci] else builder.upper
