@@ -62,13 +62,17 @@ class PackResult:
     stats: dict[str, float] = field(default_factory=dict)
 
 
-def _by_value(values: Sequence[int]) -> list[int]:
-    """The options worth more than nothing, by value (ties in their order): the search's numbering."""
+def _by_value(values: Sequence[int]) -> tuple[np.ndarray, list[int], np.ndarray | None]:
+    """The options worth more than nothing, by value (ties in their order): the search's numbering, and their
+    values in it, as a list and as integers (None when numpy holds no integers for them)."""
     array = np.asarray(values)
     if array.dtype.kind not in "iu":  # values numpy holds no integers for: Python's sort
-        return sorted((i for i in range(len(values)) if values[i] > 0), key=lambda i: values[i])
+        order = sorted((i for i in range(len(values)) if values[i] > 0), key=lambda i: values[i])
+        return np.asarray(order, dtype=np.int64), [values[i] for i in order], None
     worth = np.flatnonzero(array > 0)
-    return worth[np.argsort(array[worth], kind="stable")].tolist()
+    order = worth[np.argsort(array[worth], kind="stable")]
+    numbered = array[order]
+    return order, numbered.tolist(), numbered
 
 
 def _bitset(indices: Sequence[int], n: int) -> int:
@@ -113,15 +117,15 @@ class _Slots:
     `counts` of T options fit only classes in T (Hall's condition); an option is closed once a T
     it fits within is full."""
 
-    def __init__(self, fits: Sequence[int], counts: Sequence[int], full: int) -> None:
+    def __init__(self, fits: np.ndarray, counts: Sequence[int], full: int) -> None:
         self.within: dict[int, list[int]] = defaultdict(list)  # fit -> the sets T containing it
-        distinct = set(fits)
+        distinct = set(np.unique(fits).tolist())
         # Hall's condition needs only the unions of fits; with one class per option, the classes alone
         sets = sorted(distinct) if all(f & (f - 1) == 0 for f in distinct) else _union_closure(distinct)
         self.room = {t: sum(counts[c] for c in range(len(counts)) if t >> c & 1) for t in sets}
         for f in distinct:
             self.within[f] = [t for t in sets if f & t == f]
-        by_option = np.asarray(fits)
+        by_option = fits
         self.closes = {t: full ^ _flag_set((by_option & ~t) == 0) for t in sets}  # the options fitting within t
         self.used = dict.fromkeys(sets, 0)
 
@@ -144,11 +148,11 @@ class _ClassTops:
     count. A class's trains left are its count less the chosen options that fit it alone (those must run
     on it). With one class it is the plain bound (`active` False)."""
 
-    def __init__(self, vals: Sequence[int], fits: Sequence[int], counts: Sequence[int]) -> None:
+    def __init__(self, vals: Sequence[int], fits: np.ndarray, counts: Sequence[int]) -> None:
         self.vals = vals
         self.active = len(counts) > 1
         n = len(fits)
-        by_option = np.asarray(fits, dtype=np.int64)
+        by_option = fits
         # per class, the options it may run (None: every option)
         self.fitting: list[int | None] = []
         for c in range(len(counts) if self.active else 0):
@@ -226,21 +230,21 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
                           stats={"bb_options": 0.0, "bb_keys": 0.0, "bb_nodes": 0.0, "bb_setup_ms": 0.0, "bb_ms": 0.0})
     # the best option is the highest bit; an option worth nothing or less never improves a packing (and the
     # bounds count the best options for every slot left, which holds for positive values only)
-    order = _by_value(values)
+    order, vals, numbered = _by_value(values)
     n = len(order)
-    vals = [values[i] for i in order]
-    fit = [fits[i] for i in order]
-    keys = _merged_keys(masks[order] if isinstance(masks, np.ndarray) else [masks[i] for i in order], n)
+    fit_array = np.asarray(fits, dtype=np.int64)[order]
+    fit = fit_array.tolist()
+    keys = _merged_keys(masks[order] if isinstance(masks, np.ndarray) else [masks[i] for i in order.tolist()], n)
     users, kmask = keys.users, keys.kmask
     full = (1 << n) - 1
     closes = [full ^ u for u in users]  # AND with these: the options left open once a key is taken
-    slots_left = _Slots(fit, counts, full)
+    slots_left = _Slots(fit_array, counts, full)
     best_value, best_set = lower, None
     open_sets = OpenSets(closes, full, max(64, CACHE_BITS // max(1, n)))
     cache = open_sets.known  # key mask -> the options it leaves open (as a mask)
     chosen: list[int] = []
     all_slots = sum(counts)
-    by_class = _ClassTops(vals, fit, counts)
+    by_class = _ClassTops(vals, fit_array, counts)
     nodes = [0]
     stopped = [False]
 
@@ -337,9 +341,9 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
         if not at_once:
             search(full, 0, all_slots)
         if at_once or (stopped[0] and hand_over[0]):
-            found = native_search(vals, fit, keys, within, room, slots_left.closes, by_class.fitting,
-                                  by_class.active, counts, lower, deadline, cancel, node_limit, CHECK_EVERY,
-                                  CACHE_BITS)
+            found = native_search(vals if numbered is None else numbered, fit_array, keys, within, room,
+                                  slots_left.closes, by_class.fitting, by_class.active, counts, lower, deadline,
+                                  cancel, node_limit, CHECK_EVERY, CACHE_BITS)
             if found is not None and not (found.stopped and found.value < best_value):
                 best_value, best_set, nodes[0], stopped[0] = found.value, found.chosen, found.nodes, found.stopped
             elif found is not None:  # stopped before it found what the Python search had: that packing stands
@@ -349,7 +353,7 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
                 search(full, 0, all_slots)
     finally:  # the recursive closures refer to themselves: break the cycles for reference counting
         search = None  # noqa: F841
-    picked = [order[j] for j in best_set] if best_set is not None else None
+    picked = [int(order[j]) for j in best_set] if best_set is not None else None
     stats = {"bb_options": float(n), "bb_keys": float(len(users)), "bb_nodes": float(nodes[0]), "bb_setup_ms": setup_ms,
              "bb_ms": (time.monotonic() - t0) * 1000.0}
     return PackResult(chosen=picked, value=best_value, finished=not stopped[0], stats=stats)
