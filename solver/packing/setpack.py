@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -367,7 +367,8 @@ def packing_options(cands: Sequence[Candidate], groups: Sequence[str], merge: bo
     (route, first class), value, and the classes as bits."""
     found = cands.class_values() if isinstance(cands, PricedOnRead) and tag is None else None
     if found is not None:
-        return _columns_options(*found, groups, merge)
+        routes, classes, values, fits = _column_options(*found, groups, merge)
+        return list(zip(routes.tolist(), classes.tolist())), values.tolist(), fits.tolist()
     options: list[Choice] = []
     values: list[int] = []
     fits: list[int] = []
@@ -392,11 +393,12 @@ def packing_options(cands: Sequence[Candidate], groups: Sequence[str], merge: bo
     return options, values, fits
 
 
-def _columns_options(columns: np.ndarray, present: np.ndarray, groups: Sequence[str], merge: bool
-                     ) -> tuple[list[Choice], list[int], list[int]]:
-    """`packing_options` (untagged) from the values per class as arrays (`PricedOnRead.class_values`): a class
-    opens an option on a route unless a class before it in the same track group earns the same there (`merge`),
-    whose option then takes it in."""
+def _column_options(columns: np.ndarray, present: np.ndarray, groups: Sequence[str], merge: bool
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`packing_options` (untagged) from the values per class as arrays (`PricedOnRead.class_values`), as arrays:
+    per option its route, its first class, its value and its classes as bits. A class opens an option on a route
+    unless a class before it in the same track group earns the same there (`merge`), whose option then takes it
+    in."""
     n_classes = len(columns)
     opens = present.copy()
     fit = np.zeros(columns.shape, dtype=np.int64)  # per opening class and route, the classes of its option
@@ -410,8 +412,7 @@ def _columns_options(columns: np.ndarray, present: np.ndarray, groups: Sequence[
         opens[ci] = joins
         fit[ci, joins] |= 1 << ci
     routes, classes = np.nonzero(opens.T)  # by route, then class: the order the routes' classes are listed in
-    return list(zip(routes.tolist(), classes.tolist())), columns[classes, routes].tolist(), \
-        fit[classes, routes].tolist()
+    return routes, classes, columns[classes, routes], fit[classes, routes]
 
 
 def option_keys(cands: Sequence[Candidate], options: Sequence[Choice], groups: Sequence[str]) -> list[int]:
@@ -427,14 +428,43 @@ def option_keys(cands: Sequence[Candidate], options: Sequence[Choice], groups: S
             1 << (spare + trackless[r] * len(group_no) + group_no[groups[ci]]) for r, ci in options]
 
 
-def _option_rows(cands: Sequence[Candidate], options: Sequence[Choice], groups: Sequence[str]) -> np.ndarray | None:
-    """`option_keys` as rows of 64-bit words, where every class shares one track group and every route has track
-    (each option's keys its route's track) and the candidates' tracks are rows already (`PricedOnRead.mask_rows`);
-    else None."""
+def _option_rows(cands: Sequence[Candidate], routes: np.ndarray, groups: Sequence[str]) -> np.ndarray | None:
+    """`option_keys` of the options on these routes as rows of 64-bit words, where every class shares one track
+    group and every route has track (each option's keys its route's track) and the candidates' tracks are rows
+    already (`PricedOnRead.mask_rows`); else None."""
     rows = cands.mask_rows() if isinstance(cands, PricedOnRead) and len(set(groups)) == 1 else None
     if rows is None or not rows.any(axis=1).all():
         return None
-    return rows[np.fromiter(map(itemgetter(0), options), dtype=np.int64, count=len(options))]
+    return rows[routes]
+
+
+def _options_read(cands: Sequence[Candidate], groups: Sequence[str], merge: bool
+                  ) -> tuple[Sequence[Choice], np.ndarray, Sequence[int], Sequence[int]]:
+    """`packing_options` (untagged), with each option's route as an array; read from the values per class as
+    arrays where the candidates have them (`PricedOnRead.class_values`): then the values and fits are arrays and
+    the options are made only when their keys are (`option_keys`), or for the chosen ones."""
+    found = cands.class_values() if isinstance(cands, PricedOnRead) else None
+    if found is None:
+        options, values, fits = packing_options(cands, groups, merge)
+        return options, np.fromiter(map(itemgetter(0), options), dtype=np.int64, count=len(options)), values, fits
+    routes, classes, values, fits = _column_options(*found, groups, merge)
+    return _Choices(routes, classes), routes, values, fits
+
+
+class _Choices(Sequence[Choice]):
+    """The options (route, first class) of `_options_read` held as arrays, each made when read."""
+
+    def __init__(self, routes: np.ndarray, classes: np.ndarray) -> None:
+        self.routes, self.classes = routes, classes
+
+    def __len__(self) -> int:
+        return len(self.routes)
+
+    def __getitem__(self, i: int) -> Choice:  # type: ignore[override]
+        return int(self.routes[i]), int(self.classes[i])
+
+    def __iter__(self) -> Iterator[Choice]:
+        return zip(self.routes.tolist(), self.classes.tolist())
 
 
 def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequence[str], lower: int,
@@ -443,13 +473,13 @@ def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Seq
     """The plain packing of candidates by `best_packing`: OPTIMAL with
     the best choices when it finished, else UNKNOWN with the best packing found (at least
     `lower_pack`, worth `lower`) and no bound."""
-    options, values, fits = packing_options(cands, groups, merge=len(counts) <= MERGE_CLASSES)
-    keys = _option_rows(cands, options, groups)
+    options, routes, values, fits = _options_read(cands, groups, merge=len(counts) <= MERGE_CLASSES)
+    keys = _option_rows(cands, routes, groups)
     result = best_packing(values, fits, keys if keys is not None else option_keys(cands, options, groups), counts,
                           lower, deadline, cancel)
     chosen = lower_pack
     if result.chosen is not None:
-        classes = assign_trains([fits[i] for i in result.chosen], counts)
+        classes = assign_trains([int(fits[i]) for i in result.chosen], counts)
         chosen = [(options[i][0], ci) for i, ci in zip(result.chosen, classes, strict=True)]
     if result.finished:
         return Packing(Status.OPTIMAL, chosen, max(result.value, lower), result.stats)
