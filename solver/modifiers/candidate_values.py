@@ -387,6 +387,12 @@ class CandidatePricer:
         usual = self.as_usual(train, paid is not None)
         if usual is not None and usual(nodes):
             return None  # no modifier, or v1 bonuses none of which the route hits (`_price_plain`)
+        return self.price_asked(train, nodes, paid, legs)
+
+    def price_asked(self, train: Train, nodes: Sequence[str], paid: list[int] | None = None,
+                    legs: Sequence[Leg] = ()) -> tuple[list[int], bool, int] | str | None:
+        """`price` of a route whose test `as_usual(train, paid is not None)` gave the caller asked already and
+        found false (or that gave none)."""
         d = self.train_mods(train.name)
         assert d is not None  # `as_usual` answers for a train no modifier applies to
         hexes, back_hexes = self.path_hexes_both(d, legs, nodes) if d.mods.uses_path else ((), ())

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -62,13 +62,17 @@ class PackResult:
     stats: dict[str, float] = field(default_factory=dict)
 
 
-def _by_value(values: Sequence[int]) -> list[int]:
-    """The options worth more than nothing, by value (ties in their order): the search's numbering."""
+def _by_value(values: Sequence[int]) -> tuple[np.ndarray, list[int], np.ndarray | None]:
+    """The options worth more than nothing, by value (ties in their order): the search's numbering, and their
+    values in it, as a list and as integers (None when numpy holds no integers for them)."""
     array = np.asarray(values)
     if array.dtype.kind not in "iu":  # values numpy holds no integers for: Python's sort
-        return sorted((i for i in range(len(values)) if values[i] > 0), key=lambda i: values[i])
+        order = sorted((i for i in range(len(values)) if values[i] > 0), key=lambda i: values[i])
+        return np.asarray(order, dtype=np.int64), [values[i] for i in order], None
     worth = np.flatnonzero(array > 0)
-    return worth[np.argsort(array[worth], kind="stable")].tolist()
+    order = worth[np.argsort(array[worth], kind="stable")]
+    numbered = array[order]
+    return order, numbered.tolist(), numbered
 
 
 def _bitset(indices: Sequence[int], n: int) -> int:
@@ -113,15 +117,15 @@ class _Slots:
     `counts` of T options fit only classes in T (Hall's condition); an option is closed once a T
     it fits within is full."""
 
-    def __init__(self, fits: Sequence[int], counts: Sequence[int], full: int) -> None:
+    def __init__(self, fits: np.ndarray, counts: Sequence[int], full: int) -> None:
         self.within: dict[int, list[int]] = defaultdict(list)  # fit -> the sets T containing it
-        distinct = set(fits)
+        distinct = set(np.unique(fits).tolist())
         # Hall's condition needs only the unions of fits; with one class per option, the classes alone
         sets = sorted(distinct) if all(f & (f - 1) == 0 for f in distinct) else _union_closure(distinct)
         self.room = {t: sum(counts[c] for c in range(len(counts)) if t >> c & 1) for t in sets}
         for f in distinct:
             self.within[f] = [t for t in sets if f & t == f]
-        by_option = np.asarray(fits)
+        by_option = fits
         self.closes = {t: full ^ _flag_set((by_option & ~t) == 0) for t in sets}  # the options fitting within t
         self.used = dict.fromkeys(sets, 0)
 
@@ -144,11 +148,11 @@ class _ClassTops:
     count. A class's trains left are its count less the chosen options that fit it alone (those must run
     on it). With one class it is the plain bound (`active` False)."""
 
-    def __init__(self, vals: Sequence[int], fits: Sequence[int], counts: Sequence[int]) -> None:
+    def __init__(self, vals: Sequence[int], fits: np.ndarray, counts: Sequence[int]) -> None:
         self.vals = vals
         self.active = len(counts) > 1
         n = len(fits)
-        by_option = np.asarray(fits, dtype=np.int64)
+        by_option = fits
         # per class, the options it may run (None: every option)
         self.fitting: list[int | None] = []
         for c in range(len(counts) if self.active else 0):
@@ -226,21 +230,21 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
                           stats={"bb_options": 0.0, "bb_keys": 0.0, "bb_nodes": 0.0, "bb_setup_ms": 0.0, "bb_ms": 0.0})
     # the best option is the highest bit; an option worth nothing or less never improves a packing (and the
     # bounds count the best options for every slot left, which holds for positive values only)
-    order = _by_value(values)
+    order, vals, numbered = _by_value(values)
     n = len(order)
-    vals = [values[i] for i in order]
-    fit = [fits[i] for i in order]
-    keys = _merged_keys(masks[order] if isinstance(masks, np.ndarray) else [masks[i] for i in order], n)
+    fit_array = np.asarray(fits, dtype=np.int64)[order]
+    fit = fit_array.tolist()
+    keys = _merged_keys(masks[order] if isinstance(masks, np.ndarray) else [masks[i] for i in order.tolist()], n)
     users, kmask = keys.users, keys.kmask
     full = (1 << n) - 1
     closes = [full ^ u for u in users]  # AND with these: the options left open once a key is taken
-    slots_left = _Slots(fit, counts, full)
+    slots_left = _Slots(fit_array, counts, full)
     best_value, best_set = lower, None
     open_sets = OpenSets(closes, full, max(64, CACHE_BITS // max(1, n)))
     cache = open_sets.known  # key mask -> the options it leaves open (as a mask)
     chosen: list[int] = []
     all_slots = sum(counts)
-    by_class = _ClassTops(vals, fit, counts)
+    by_class = _ClassTops(vals, fit_array, counts)
     nodes = [0]
     stopped = [False]
 
@@ -337,9 +341,9 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
         if not at_once:
             search(full, 0, all_slots)
         if at_once or (stopped[0] and hand_over[0]):
-            found = native_search(vals, fit, keys, within, room, slots_left.closes, by_class.fitting,
-                                  by_class.active, counts, lower, deadline, cancel, node_limit, CHECK_EVERY,
-                                  CACHE_BITS)
+            found = native_search(vals if numbered is None else numbered, fit_array, keys, within, room,
+                                  slots_left.closes, by_class.fitting, by_class.active, counts, lower, deadline,
+                                  cancel, node_limit, CHECK_EVERY, CACHE_BITS)
             if found is not None and not (found.stopped and found.value < best_value):
                 best_value, best_set, nodes[0], stopped[0] = found.value, found.chosen, found.nodes, found.stopped
             elif found is not None:  # stopped before it found what the Python search had: that packing stands
@@ -349,7 +353,7 @@ def best_packing(values: Sequence[int], fits: Sequence[int], masks: Sequence[int
                 search(full, 0, all_slots)
     finally:  # the recursive closures refer to themselves: break the cycles for reference counting
         search = None  # noqa: F841
-    picked = [order[j] for j in best_set] if best_set is not None else None
+    picked = [int(order[j]) for j in best_set] if best_set is not None else None
     stats = {"bb_options": float(n), "bb_keys": float(len(users)), "bb_nodes": float(nodes[0]), "bb_setup_ms": setup_ms,
              "bb_ms": (time.monotonic() - t0) * 1000.0}
     return PackResult(chosen=picked, value=best_value, finished=not stopped[0], stats=stats)
@@ -363,7 +367,8 @@ def packing_options(cands: Sequence[Candidate], groups: Sequence[str], merge: bo
     (route, first class), value, and the classes as bits."""
     found = cands.class_values() if isinstance(cands, PricedOnRead) and tag is None else None
     if found is not None:
-        return _columns_options(*found, groups, merge)
+        routes, classes, values, fits = _column_options(*found, groups, merge)
+        return list(zip(routes.tolist(), classes.tolist())), values.tolist(), fits.tolist()
     options: list[Choice] = []
     values: list[int] = []
     fits: list[int] = []
@@ -388,11 +393,12 @@ def packing_options(cands: Sequence[Candidate], groups: Sequence[str], merge: bo
     return options, values, fits
 
 
-def _columns_options(columns: np.ndarray, present: np.ndarray, groups: Sequence[str], merge: bool
-                     ) -> tuple[list[Choice], list[int], list[int]]:
-    """`packing_options` (untagged) from the values per class as arrays (`PricedOnRead.class_values`): a class
-    opens an option on a route unless a class before it in the same track group earns the same there (`merge`),
-    whose option then takes it in."""
+def _column_options(columns: np.ndarray, present: np.ndarray, groups: Sequence[str], merge: bool
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`packing_options` (untagged) from the values per class as arrays (`PricedOnRead.class_values`), as arrays:
+    per option its route, its first class, its value and its classes as bits. A class opens an option on a route
+    unless a class before it in the same track group earns the same there (`merge`), whose option then takes it
+    in."""
     n_classes = len(columns)
     opens = present.copy()
     fit = np.zeros(columns.shape, dtype=np.int64)  # per opening class and route, the classes of its option
@@ -406,8 +412,7 @@ def _columns_options(columns: np.ndarray, present: np.ndarray, groups: Sequence[
         opens[ci] = joins
         fit[ci, joins] |= 1 << ci
     routes, classes = np.nonzero(opens.T)  # by route, then class: the order the routes' classes are listed in
-    return list(zip(routes.tolist(), classes.tolist())), columns[classes, routes].tolist(), \
-        fit[classes, routes].tolist()
+    return routes, classes, columns[classes, routes], fit[classes, routes]
 
 
 def option_keys(cands: Sequence[Candidate], options: Sequence[Choice], groups: Sequence[str]) -> list[int]:
@@ -423,14 +428,43 @@ def option_keys(cands: Sequence[Candidate], options: Sequence[Choice], groups: S
             1 << (spare + trackless[r] * len(group_no) + group_no[groups[ci]]) for r, ci in options]
 
 
-def _option_rows(cands: Sequence[Candidate], options: Sequence[Choice], groups: Sequence[str]) -> np.ndarray | None:
-    """`option_keys` as rows of 64-bit words, where every class shares one track group and every route has track
-    (each option's keys its route's track) and the candidates' tracks are rows already (`PricedOnRead.mask_rows`);
-    else None."""
+def _option_rows(cands: Sequence[Candidate], routes: np.ndarray, groups: Sequence[str]) -> np.ndarray | None:
+    """`option_keys` of the options on these routes as rows of 64-bit words, where every class shares one track
+    group and every route has track (each option's keys its route's track) and the candidates' tracks are rows
+    already (`PricedOnRead.mask_rows`); else None."""
     rows = cands.mask_rows() if isinstance(cands, PricedOnRead) and len(set(groups)) == 1 else None
     if rows is None or not rows.any(axis=1).all():
         return None
-    return rows[np.fromiter(map(itemgetter(0), options), dtype=np.int64, count=len(options))]
+    return rows[routes]
+
+
+def _options_read(cands: Sequence[Candidate], groups: Sequence[str], merge: bool
+                  ) -> tuple[Sequence[Choice], np.ndarray, Sequence[int], Sequence[int]]:
+    """`packing_options` (untagged), with each option's route as an array; read from the values per class as
+    arrays where the candidates have them (`PricedOnRead.class_values`): then the values and fits are arrays and
+    the options are made only when their keys are (`option_keys`), or for the chosen ones."""
+    found = cands.class_values() if isinstance(cands, PricedOnRead) else None
+    if found is None:
+        options, values, fits = packing_options(cands, groups, merge)
+        return options, np.fromiter(map(itemgetter(0), options), dtype=np.int64, count=len(options)), values, fits
+    routes, classes, values, fits = _column_options(*found, groups, merge)
+    return _Choices(routes, classes), routes, values, fits
+
+
+class _Choices(Sequence[Choice]):
+    """The options (route, first class) of `_options_read` held as arrays, each made when read."""
+
+    def __init__(self, routes: np.ndarray, classes: np.ndarray) -> None:
+        self.routes, self.classes = routes, classes
+
+    def __len__(self) -> int:
+        return len(self.routes)
+
+    def __getitem__(self, i: int) -> Choice:  # type: ignore[override]
+        return int(self.routes[i]), int(self.classes[i])
+
+    def __iter__(self) -> Iterator[Choice]:
+        return zip(self.routes.tolist(), self.classes.tolist())
 
 
 def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Sequence[str], lower: int,
@@ -439,13 +473,13 @@ def exact_packing(cands: Sequence[Candidate], counts: Sequence[int], groups: Seq
     """The plain packing of candidates by `best_packing`: OPTIMAL with
     the best choices when it finished, else UNKNOWN with the best packing found (at least
     `lower_pack`, worth `lower`) and no bound."""
-    options, values, fits = packing_options(cands, groups, merge=len(counts) <= MERGE_CLASSES)
-    keys = _option_rows(cands, options, groups)
+    options, routes, values, fits = _options_read(cands, groups, merge=len(counts) <= MERGE_CLASSES)
+    keys = _option_rows(cands, routes, groups)
     result = best_packing(values, fits, keys if keys is not None else option_keys(cands, options, groups), counts,
                           lower, deadline, cancel)
     chosen = lower_pack
     if result.chosen is not None:
-        classes = assign_trains([fits[i] for i in result.chosen], counts)
+        classes = assign_trains([int(fits[i]) for i in result.chosen], counts)
         chosen = [(options[i][0], ci) for i, ci in zip(result.chosen, classes, strict=True)]
     if result.finished:
         return Packing(Status.OPTIMAL, chosen, max(result.value, lower), result.stats)

@@ -68,11 +68,20 @@ def _words(sets: Sequence[int], width: int) -> np.ndarray:
     return np.frombuffer(b"".join(s.to_bytes(width * 8, "little") for s in sets), dtype="<u8")
 
 
+def _numbered(fit: np.ndarray) -> tuple[dict[int, int], np.ndarray]:
+    """The distinct fits numbered in the order they first appear, and each option's fit by number."""
+    distinct, first, inverse = np.unique(fit, return_index=True, return_inverse=True)
+    by_first = np.argsort(first)
+    number = np.empty(len(distinct), dtype=np.int32)
+    number[by_first] = np.arange(len(distinct), dtype=np.int32)
+    return dict(zip(distinct[by_first].tolist(), range(len(distinct)))), number[inverse.reshape(-1)]
+
+
 def _ptr(a: np.ndarray) -> int:
     return a.ctypes.data
 
 
-def native_search(vals: Sequence[int], fit: Sequence[int], keys: MergedKeys,
+def native_search(vals: Sequence[int] | np.ndarray, fit: Sequence[int] | np.ndarray, keys: MergedKeys,
                   within: dict[int, list[int]], room: dict[int, int], closes: dict[int, int],
                   fitting: Sequence[int | None], active: bool, counts: Sequence[int], lower: int,
                   deadline: float | None, cancel: CancelToken | None, node_limit: int | None,
@@ -95,7 +104,7 @@ def native_search(vals: Sequence[int], fit: Sequence[int], keys: MergedKeys,
     kw = kmask.shape[1]
     prefix = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(values, out=prefix[1:])
-    fit_no = {f: i for i, f in enumerate(dict.fromkeys(fit))}
+    fit_no, fit_ids = _numbered(np.asarray(fit, dtype=np.int64))
     sets = list(room)
     set_no = {t: i for i, t in enumerate(sets)}
     starts, lengths, members = [], [], []
@@ -108,7 +117,7 @@ def native_search(vals: Sequence[int], fit: Sequence[int], keys: MergedKeys,
     arrays = {
         "vals": values, "prefix": prefix, "kmask": kmask,
         "users": np.ascontiguousarray(keys.users_words) if nkeys else np.zeros(nw, dtype="<u8"),
-        "fitid": np.asarray([fit_no[f] for f in fit], dtype=np.int32),
+        "fitid": fit_ids,
         "wstart": np.asarray(starts, dtype=np.int32), "wlen": np.asarray(lengths, dtype=np.int32),
         "widx": np.asarray(members or [0], dtype=np.int32),
         "alone": np.asarray([class_alone.get(f, -1) for f in fit_no], dtype=np.int32),

@@ -555,7 +555,7 @@ class RouteBuilder:
                 # the stops' pay and the modifiers alone (`CandidatePricer.price`: every stop pays, no CountedStops)
                 table = (self.same_table[ci], self._price_key(ci), train.unit) if plain_revs is not None else None
                 if table is None or table not in priced_by_table:
-                    priced = pricer.price(train, nodes_, plain_revs, legs)
+                    priced = pricer.price_asked(train, nodes_, plain_revs, legs)  # `usual` asked just now
                     if table is not None:
                         priced_by_table[table] = priced
                 else:

@@ -17,7 +17,7 @@ from solver.model.board import Board
 from solver.model.results import SolveOptions, SolveResult
 from solver.optimiser import solve
 from solver.packing.pack import _class_tops, _columns_tops, train_classes
-from solver.packing.setpack import _option_rows, option_keys, packing_options
+from solver.packing.setpack import _option_rows, _options_read, option_keys, packing_options
 from solver.routes import candidates
 from solver.routes.leg_graph import build_leg_graph
 from solver.routes.priced_on_read import PricedOnRead, candidate_masks, candidate_totals, every_route_on_read
@@ -150,6 +150,11 @@ def test_the_packing_reads_the_arrays_as_the_values() -> None:
         for groups in (["one"] * n, [f"own{ci}" for ci in range(n)], [f"g{ci % 2}" for ci in range(n)]):
             for merge in (True, False):
                 assert packing_options(read, groups, merge) == packing_options(plain, groups, merge)
+                expected, expected_values, expected_fits = packing_options(plain, groups, merge)
+                options, routes, values, fits = _options_read(read, groups, merge)  # as `exact_packing` reads them
+                assert list(options) == expected and routes.tolist() == [r for r, _ci in expected]
+                assert list(values) == expected_values and list(fits) == expected_fits
+                assert [options[i] for i in range(0, len(options), 101)] == list(options)[::101]
 
 
 def test_a_combined_key_is_equal_exactly_when_every_column_is() -> None:
@@ -174,10 +179,11 @@ def test_the_tracks_read_from_the_walk_are_the_candidates() -> None:
         assert [read.masks[r] for r in picked] == [full[r].mask for r in picked]  # each read alone first
         n = len(read.builder.classes)
         options = packing_options(read, ["one"] * n, True)[0]
-        rows = _option_rows(read, options, ["one"] * n)
+        routes = np.asarray([r for r, _ci in options], dtype=np.int64)
+        rows = _option_rows(read, routes, ["one"] * n)
         assert rows is not None and [int.from_bytes(row.tobytes(), "little") for row in rows] == \
             option_keys(full, options, ["one"] * n)
-        assert _option_rows(read, options, [f"own{ci}" for ci in range(n)]) is None or n == 1
+        assert _option_rows(read, routes, [f"own{ci}" for ci in range(n)]) is None or n == 1
         assert list(read.masks) == [c.mask for c in full]
         read.extend([full[-1]])  # a candidate added after the walk's
         rows = read.mask_rows()

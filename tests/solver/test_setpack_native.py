@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -165,3 +166,13 @@ def test_values_the_kernel_cannot_hold_run_in_python() -> None:
     _same(native, python)
     assert setpack_native.native_search([1.5], [1], None, {}, {}, {}, [], False, [1], 0, None, None, None, 64,
                                         64) is None
+
+
+@given(st.lists(st.integers(min_value=1, max_value=15), max_size=60))
+@settings(max_examples=200, deadline=None)
+def test_fits_are_numbered_as_they_first_appear(fits: list[int]) -> None:
+    """`_numbered` numbers the distinct fits in the order they first appear, as a dict built over them would."""
+    numbers, ids = setpack_native._numbered(np.asarray(fits, dtype=np.int64))
+    expected = {f: i for i, f in enumerate(dict.fromkeys(fits))}
+    assert list(numbers.items()) == list(expected.items())
+    assert ids.dtype == np.int32 and ids.tolist() == [expected[f] for f in fits]
