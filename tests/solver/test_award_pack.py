@@ -19,6 +19,7 @@ from solver.modifiers.model import BestRouteBonus
 from solver.optimiser import solve
 from solver.packing.award_pack import award_packing, award_search_fits
 from solver.routes.pricing import Candidate
+from tests.support.cancel_after import CancelAfter
 from tests.support.packing_runs import assert_best_run, brute_best, cpsat_packing, legal_run, searched_runs
 
 Awards = dict[tuple[int, int], list[int]]
@@ -89,18 +90,6 @@ def test_a_known_run_nothing_beats_is_kept(instance) -> None:
     assert (found.status, found.chosen, found.bound) == (Status.OPTIMAL, [(0, -1)], best)
 
 
-class _CancelAfter:
-    """A cancel token that is set once it has been read `reads` times."""
-
-    def __init__(self, reads: int) -> None:
-        self.left = reads
-
-    @property
-    def cancelled(self) -> bool:
-        self.left -= 1
-        return self.left < 0
-
-
 def test_a_search_stopped_early_keeps_a_legal_run_better_than_the_known_one(monkeypatch: pytest.MonkeyPatch) -> None:
     cands = [Candidate(nodes=(f"s{r}",), legs=(), mask=(1 << r) | (1 << (r + 1)), revenue={0: [10 * r + 10]})
              for r in range(200)]
@@ -111,7 +100,7 @@ def test_a_search_stopped_early_keeps_a_legal_run_better_than_the_known_one(monk
     # a token set once read twice: the Python search reads it (the compiled one reads a flag the token sets)
     monkeypatch.setenv("ROUTEMAX_NATIVE", "0")
     found = award_packing(cands, [3], ["g"], terms, lower, known, time.monotonic() + 60,  # type: ignore[arg-type]
-                          _CancelAfter(1))  # type: ignore[arg-type]
+                          CancelAfter(1))  # type: ignore[arg-type]
     assert (found.status, found.bound) == (Status.UNKNOWN, None)
     assert found.stats["bb_nodes"] == 2  # stopped in its first dive, with the best route alone found
     assert found.chosen != known and legal_run(cands, found.chosen, [3], ["g"])

@@ -9,18 +9,14 @@ Checked on real boards: 1867 (list trains whose towns pay nothing), 1847AE (n+m 
 
 from __future__ import annotations
 
-import gzip
-import json
-
 import pytest
 
-from solver.input.snapshot import board_from_snapshot
-from solver.model.results import SolveOptions
-from solver.optimiser import solve
 from solver.routes import candidates, walk_native
 from solver.routes.pricing import Candidate, RouteBuilder, Scan
 from solver.routes.walk_native import WalkedShapes
-from tests.conftest import CORPUS
+from tests.support.cancel_after import CancelAfter
+from tests.support.corpus_files import corpus_line
+from tests.support.spied_solve import solve_spied
 
 pytestmark = pytest.mark.skipif(not walk_native.available(), reason="the compiled walk is not built here")
 
@@ -31,31 +27,14 @@ POSITIONS = [("1867/21268.jsonl.gz", 64), ("1867/21268.jsonl.gz", 68), ("1867/21
              ("SteamOverHolland/SteamOverHolland_game_end_fixed_round.jsonl.gz", 28)]  # (game, line: 1 the first)
 
 
-def _snapshot(game: str, line: int) -> dict:
-    with gzip.open(CORPUS / game, "rt") as f:
-        return json.loads(f.read().splitlines()[line - 1])
-
-
 def _seen(cands: list[Candidate], scan: Scan) -> tuple:
     """What a best-only scan gives: its route, priced, and what it counted."""
     return [(c.nodes, c.legs, c.mask, c.revenue, c.subsidy, c.totals) for c in cands], scan.walked, scan.cut
 
 
-class _CancelAfter:
-    """A cancel token that is cancelled from its `reads`-th read on."""
-
-    def __init__(self, reads: int) -> None:
-        self.reads = reads
-
-    @property
-    def cancelled(self) -> bool:
-        self.reads -= 1
-        return self.reads < 0
-
-
 def _scan(reads: int | None) -> Scan:
     """A scan without a deadline, cancelled from the `reads`-th look on (None: never)."""
-    return Scan(None, None if reads is None else _CancelAfter(reads))  # type: ignore[arg-type]
+    return Scan(None, None if reads is None else CancelAfter(reads))  # type: ignore[arg-type]
 
 
 def _both_ways(monkeypatch: pytest.MonkeyPatch, raw: dict, reads: int | None = None) -> list[tuple[tuple, ...]]:
@@ -78,15 +57,13 @@ def _both_ways(monkeypatch: pytest.MonkeyPatch, raw: dict, reads: int | None = N
         found.append((*(_seen(c, s) for c, s in zip((fast, listed, refused), scans)), arrays))
         return best_routes(builder, scan)
 
-    with monkeypatch.context() as mp:
-        mp.setattr(candidates, "_best_routes", spy)
-        solve(board_from_snapshot(raw), SolveOptions(time_limit_s=60))
+    solve_spied(monkeypatch, raw, "_best_routes", spy)
     return found
 
 
 @pytest.mark.parametrize(("game", "line"), POSITIONS)
 def test_the_best_route_from_the_arrays(monkeypatch: pytest.MonkeyPatch, game: str, line: int) -> None:
-    scans = _both_ways(monkeypatch, _snapshot(game, line))
+    scans = _both_ways(monkeypatch, corpus_line(game, line))
     assert scans and all(arrays for *_seen, arrays in scans)
     for fast, listed, refused, _arrays in scans:
         assert fast[0] and fast[1] > 100 and fast == listed == refused
@@ -97,7 +74,7 @@ def test_a_cancelled_scan_from_the_arrays(monkeypatch: pytest.MonkeyPatch, reads
     """Cancelled while the bounds are read (12,145 routes: three blocks) or while the scan counts them (a look
     every 256, the last at the 49th): the same route, count and cut as the shapes listed first. (Fewer than 256
     routes are priced here, so the scan looks no more while it prices.)"""
-    scans = _both_ways(monkeypatch, _snapshot("1867/21268.jsonl.gz", 64), reads)
+    scans = _both_ways(monkeypatch, corpus_line("1867/21268.jsonl.gz", 64), reads)
     assert scans and all(arrays for *_seen, arrays in scans)
     for fast, listed, _refused, _arrays in scans:
         assert fast == listed and fast[2]

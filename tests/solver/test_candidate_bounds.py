@@ -22,19 +22,20 @@ from solver.routes.leg_graph import build_leg_graph
 from solver.routes.pricing import RouteBuilder, Scan
 from solver.routes.walk import enumerate_routes, standard_walk_rules
 from tests.conftest import CORPUS
-from tests.support.corpus_files import TITLE_FILES, priced_positions
+from tests.support.corpus_files import TITLE_FILES, corpus_line, priced_positions
 from tests.support.stress_boards import stress_snapshots
 
 ROUTES_PER_BOARD = 4000
 
 
-def _walked(board) -> RouteBuilder:
-    """A builder over the board's walked routes (at most ROUTES_PER_BOARD), as the solver walks them."""
+def _walked(board, cap: int = ROUTES_PER_BOARD, arrays: bool = False) -> RouteBuilder:
+    """A builder over the board's walked routes (at most `cap`), as the solver walks them (with `arrays`, a
+    compiled walk's kept as its arrays)."""
     classes = train_classes(board.trains)[0]
     graph = build_leg_graph(board)
     pricer = candidate_pricer(board, True)
     walk = standard_walk_rules(board, *pricer.walk_limits) if pricer is not None else None
-    shapes, _ = enumerate_routes(board, graph, classes, cap=ROUTES_PER_BOARD, rules=walk)
+    shapes, _ = enumerate_routes(board, graph, classes, cap=cap, rules=walk, arrays=arrays)
     return RouteBuilder(board, graph, classes, shapes, pricer)
 
 
@@ -142,13 +143,8 @@ def test_the_lazy_builds_first_bounds_hold_on_a_compiled_walk(which: str) -> Non
     bonus (it pays at a route's ends only) is bounded by its stops alone, and on 1817 (path hex bonuses) a
     route by its stops and its spread bonus (`spread_bonus`)."""
     raw = _late_1817() if which == "1817" else stress_snapshots("1870")[int(which.split("-")[1])]
-    board = board_from_snapshot(raw)
-    classes = train_classes(board.trains)[0]
-    graph = build_leg_graph(board)
-    pricer = candidate_pricer(board, True)
-    walk = standard_walk_rules(board, *pricer.walk_limits)
-    shapes, _ = enumerate_routes(board, graph, classes, cap=50_000, rules=walk, arrays=True)
-    builder = RouteBuilder(board, graph, classes, shapes, pricer)
+    builder = _walked(board_from_snapshot(raw), 50_000, arrays=True)
+    shapes, classes = builder.shapes, builder.classes
     assert not isinstance(builder.shapes, list) and len(shapes) > 2000
     for ci in range(len(classes)):
         found = builder.walked_bounds(ci, shapes)
@@ -163,11 +159,6 @@ def test_the_lazy_builds_first_bounds_hold_on_a_compiled_walk(which: str) -> Non
             assert earned <= bounds[k], (shapes[k].nodes, earned, bounds[k])
 
 
-def _position(path, line: int) -> dict:
-    """The snapshot on this line (1-based) of a corpus file."""
-    return next(p.raw for p in read_positions(path) if p.source.endswith(f":{line}"))
-
-
 @pytest.mark.parametrize("title, name, line", [("1867", "21268.jsonl.gz", 58), ("1867", "21268.jsonl.gz", 73),
                                                ("1847AE", "1847AE_game_end_bank.jsonl.gz", 66)])
 def test_a_combination_counts_only_where_the_stops_hit_every_set(title: str, name: str, line: int) -> None:
@@ -176,16 +167,11 @@ def test_a_combination_counts_only_where_the_stops_hit_every_set(title: str, nam
     walk's bound too) weighs it on the nodes of one set, not on every route. They are below the bonus cap on
     many routes that hit some bonus, equal to `upper` (or `lazy_upper`) route by route, and never below what
     a route earns once priced."""
-    raw = _position(CORPUS / title / name, line)
+    raw = corpus_line(f"{title}/{name}", line)
     assert any(m["type"] == "ComboBonus" for m in raw["modifiers"])
     assert _too_high(raw) == []
-    board = board_from_snapshot(raw)
-    classes = train_classes(board.trains)[0]
-    graph = build_leg_graph(board)
-    pricer = candidate_pricer(board, True)
-    walk = standard_walk_rules(board, *pricer.walk_limits)
-    shapes, _ = enumerate_routes(board, graph, classes, cap=20_000, rules=walk, arrays=True)
-    builder = RouteBuilder(board, graph, classes, shapes, pricer)
+    builder = _walked(board_from_snapshot(raw), 20_000, arrays=True)
+    shapes, classes = builder.shapes, builder.classes
     for ci in range(len(classes)):
         n = [len(shapes[k].nodes) for k in range(len(shapes))]
         cut = [k for k in range(len(shapes)) if not builder.misses_bonuses(k, ci)
@@ -198,3 +184,4 @@ def test_a_combination_counts_only_where_the_stops_hit_every_set(title: str, nam
         if bounds is not None:
             first = builder.lazy_upper if builder.plain[ci] else builder.upper
             assert bounds.tolist() == [first(k, ci) for k in range(len(shapes))]
+

@@ -7,9 +7,6 @@ again with the lazy build switched off."""
 
 from __future__ import annotations
 
-import gzip
-import json
-
 import numpy as np
 import pytest
 
@@ -19,8 +16,7 @@ from solver.optimiser import solve
 from solver.routes import candidates
 from solver.rulesets.r_standard import solve as standard_solve
 from solver.rulesets.r_standard.solve import LAZY_TRAINS
-from tests.conftest import CORPUS
-from tests.support.corpus_files import late_positions
+from tests.support.corpus_files import corpus_line, late_positions
 from tests.support.stress_boards import stress_snapshots
 
 STRESS_TITLES = ("1830", "1846", "1882", "18AL", "18Chesapeake", "18TN")  # the heavier ones take seconds unpriced
@@ -115,11 +111,6 @@ def test_the_best_pairs_by_bound_are_priced_first(monkeypatch: pytest.MonkeyPatc
     assert lowers[0] < 870
 
 
-def _corpus_line(game: str, line: int) -> dict:
-    with gzip.open(CORPUS / game, "rt") as f:
-        return json.loads(f.read().splitlines()[line - 1])
-
-
 BESIDE_BOARDS = [("18FL/18FL_game_end_bank.jsonl.gz", 62), ("1867/21268.jsonl.gz", 58), ("1870", 1)]
 
 
@@ -130,7 +121,7 @@ def test_each_class_best_route_and_the_best_beside_it_are_priced_first(monkeypat
     sharing no track with it (`_alone_and_beside`): each search's pick earns what the best of its options
     earns, every one of them priced (18FL: list trains; 1867: a `CountedStops` choice, a route rule and a
     bonus; 1870: trains counting stops)."""
-    raw = stress_snapshots(game)[line] if game == "1870" else _corpus_line(game, line)
+    raw = stress_snapshots(game)[line] if game == "1870" else corpus_line(game, line)
     searches: list[tuple[np.ndarray, np.ndarray, int | None]] = []
     builders = []
     best_placed, real_lazy = candidates._best_placed, candidates._lazy
@@ -174,7 +165,7 @@ def test_classes_priced_from_their_table_are_priced_without_a_tight_bound(
         builders.append(builder)
         return real_lazy(builder, *args)
     monkeypatch.setattr(candidates, "_lazy", lazy_spy)
-    board = board_from_snapshot(_corpus_line(game, line))
+    board = board_from_snapshot(corpus_line(game, line))
     lazy = solve(board, SolveOptions(time_limit_s=60))
     assert len(builders) == 1 and builders[0].priced_cheaply == cheap
     monkeypatch.setattr(candidates, "LAZY_FROM", 10**12)  # every route priced

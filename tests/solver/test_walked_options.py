@@ -8,9 +8,6 @@ own), 1867 (a 5 and a 7 or a 2+2, a `CountedStops` choice of the paying stops, a
 
 from __future__ import annotations
 
-import gzip
-import json
-
 import pytest
 
 from solver.input.snapshot import board_from_snapshot
@@ -19,18 +16,15 @@ from solver.optimiser import solve
 from solver.routes import candidates, walk_native
 from solver.routes.pricing import RouteBuilder, Scan
 from solver.routes.walk_native import WalkedShapes
-from tests.conftest import CORPUS
+from tests.support.cancel_after import CancelAfter
+from tests.support.corpus_files import corpus_line
+from tests.support.spied_solve import solve_spied
 
 pytestmark = pytest.mark.skipif(not walk_native.available(), reason="the compiled walk is not built here")
 
 POSITIONS = [("18FL/18FL_game_end_bank.jsonl.gz", 68), ("18FL/18FL_game_end_bank.jsonl.gz", 63),
              ("1867/21268.jsonl.gz", 58), ("1867/21268.jsonl.gz", 73), ("1846/10264.jsonl.gz", 62),
              ("18LosAngeles1/19984.jsonl.gz", 35)]  # (game, line: 1 the first)
-
-
-def _snapshot(game: str, line: int) -> dict:
-    with gzip.open(CORPUS / game, "rt") as f:
-        return json.loads(f.read().splitlines()[line - 1])
 
 
 def _both_ways(monkeypatch: pytest.MonkeyPatch, raw: dict) -> list[tuple[list, list, bool]]:
@@ -50,35 +44,21 @@ def _both_ways(monkeypatch: pytest.MonkeyPatch, raw: dict) -> list[tuple[list, l
         found.append(([a.tolist() for a in fast], [a.tolist() for a in slow], arrays))
         return fast
 
-    with monkeypatch.context() as mp:
-        mp.setattr(candidates, "_bounded_options", spy)
-        solve(board_from_snapshot(raw), SolveOptions(time_limit_s=60))
+    solve_spied(monkeypatch, raw, "_bounded_options", spy)
     return found
 
 
 @pytest.mark.parametrize(("game", "line"), POSITIONS)
 def test_list_trains_options_from_the_arrays(monkeypatch: pytest.MonkeyPatch, game: str, line: int) -> None:
-    builds = _both_ways(monkeypatch, _snapshot(game, line))
+    builds = _both_ways(monkeypatch, corpus_line(game, line))
     assert builds and all(arrays for _fast, _slow, arrays in builds)
     for fast, slow, _arrays in builds:
         assert len(fast[0]) > 500 and fast == slow
 
 
-class _CancelAfter:
-    """A cancel token that is cancelled from its `reads`-th read on."""
-
-    def __init__(self, reads: int) -> None:
-        self.reads = reads
-
-    @property
-    def cancelled(self) -> bool:
-        self.reads -= 1
-        return self.reads < 0
-
-
 @pytest.mark.parametrize(("n", "reads"), [(0, 0), (255, 0), (256, 0), (1000, 0), (1000, 2), (1000, 9), (768, 2)])
 def test_a_scan_takes_at_once_what_it_gives_one_by_one(n: int, reads: int) -> None:
-    one_by_one, at_once = Scan(None, _CancelAfter(reads)), Scan(None, _CancelAfter(reads))  # type: ignore[arg-type]
+    one_by_one, at_once = Scan(None, CancelAfter(reads)), Scan(None, CancelAfter(reads))  # type: ignore[arg-type]
     assert at_once.taken(n) == len(list(one_by_one.shapes(n)))
     assert (at_once.walked, at_once.cut) == (one_by_one.walked, one_by_one.cut)
 
@@ -96,7 +76,7 @@ def test_the_stops_part_of_a_first_bound(monkeypatch: pytest.MonkeyPatch, game: 
         return seen[-1][1]
 
     monkeypatch.setattr(candidates, "_bounded_options", spy)
-    solve(board_from_snapshot(_snapshot(game, line)), SolveOptions(time_limit_s=60))
+    solve(board_from_snapshot(corpus_line(game, line)), SolveOptions(time_limit_s=60))
     assert seen
     for builder, (bounds, ks, cis) in seen:
         for bound, k, ci in list(zip(bounds.tolist(), ks.tolist(), cis.tolist()))[::7]:

@@ -25,3 +25,8 @@ def priced_positions(path: Path) -> list[dict]:
 def late_positions(count: int) -> list[tuple[str, dict]]:
     """The last `count` priced snapshots of every title's game, each with its title folder."""
     return [(path.parent.name, raw) for path in TITLE_FILES for raw in priced_positions(path)[-count:]]
+
+
+def corpus_line(game: str, line: int) -> dict:
+    """The snapshot on this line (1-based) of a corpus file (`game`: its path below the corpus folder)."""
+    return next(p.raw for p in read_positions(CORPUS / game) if p.source.endswith(f":{line}"))
