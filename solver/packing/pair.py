@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from solver.model.legs import Leg
-from solver.packing.bit_table import users_per_bit
 from solver.packing.outcome import Choice
+from solver.routes.bit_table import users_per_bit
 from solver.routes.leg_graph import mask_bits
 from solver.routes.pricing import Candidate
 

@@ -37,11 +37,11 @@ import numpy as np
 
 from solver.model.cancel import CancelToken
 from solver.model.results import Status
-from solver.packing.bit_table import RowInts, bit_columns, holders, mask_words, row_int, row_words
 from solver.packing.open_sets import OpenSets
 from solver.packing.outcome import Choice, Packing
 from solver.packing.setpack_native import available as native_available
 from solver.packing.setpack_native import native_search
+from solver.routes.bit_table import RowInts, bit_columns, holders, mask_words, row_int, row_words
 from solver.routes.priced_on_read import PricedOnRead, candidate_masks, candidate_totals
 from solver.routes.pricing import Candidate
 

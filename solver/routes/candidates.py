@@ -18,6 +18,7 @@ import numpy as np
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
 from solver.modifiers.candidate_values import candidate_pricer
+from solver.routes.bit_table import users_per_bit
 from solver.routes.leg_graph import LegGraph, mask_bits
 from solver.routes.priced_on_read import PricedOnRead, every_route_on_read
 from solver.routes.pricing import QUICK_BLOCK, Candidate, RouteBuilder, Scan
@@ -249,7 +250,7 @@ def _paired(shapes: Sequence[RouteShape], options: Options, counts: Sequence[int
         return none
     second_ks, second_bounds = ks[seconds].tolist(), bounds[seconds].tolist()
     below = [-b for b in second_bounds]  # ascending, for bisect
-    users = _users_per_bit(_track_rows(shapes, second_ks))
+    users = users_per_bit(_track_rows(shapes, second_ks))  # track bit -> the seconds using it
     place = {k: j for j, k in enumerate(second_ks)} if one == other else {}
     out: list[int] = []
     best = -math.inf
@@ -260,7 +261,7 @@ def _paired(shapes: Sequence[RouteShape], options: Options, counts: Sequence[int
         better = bisect.bisect_left(below, bound - best)  # the partners of a better pair
         taken = 1 << place[k] if k in place else 0  # a route runs once (one class: itself no partner)
         for bit in mask_bits(mask):
-            taken |= users(bit)
+            taken |= users.get(bit, 0)
         free = ((1 << better) - 1) & ~taken
         if free:
             j = (free & -free).bit_length() - 1
@@ -283,21 +284,6 @@ def _track_rows(shapes: Sequence[RouteShape], ks: Sequence[int]) -> np.ndarray:
     return np.frombuffer(b"".join(m.to_bytes(8 * words, "little") for m in masks), dtype=np.uint64
                          ).reshape(len(masks), words)
 
-
-def _users_per_bit(track: np.ndarray) -> Callable[[int], int]:
-    """Per track bit, the routes (rows of `track`, a row of words each) that use it, as the bits of an int
-    (worked out when first asked)."""
-    found: dict[int, int] = {}
-
-    def users(bit: int) -> int:
-        got = found.get(bit)
-        if got is None:
-            if bit >> 6 >= track.shape[1]:  # no route uses it
-                return 0
-            column = (track[:, bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1)
-            got = found[bit] = int.from_bytes(np.packbits(column.astype(bool), bitorder="little").tobytes(), "little")
-        return got
-    return users
 
 
 def _make_shapes(builder: RouteBuilder, ks: list[int]) -> None:

@@ -1,4 +1,4 @@
-"""`packing.bit_table`: masks turned around with numpy mean what the bits say, checked against a loop
+"""`routes.bit_table`: masks turned around with numpy mean what the bits say, checked against a loop
 over every bit of random masks (including none, and masks that are all 0)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.packing.bit_table import RowInts, bit_columns, holders, mask_words, masks_over, row_int, users_per_bit
+from solver.routes.bit_table import RowInts, bit_columns, holders, mask_words, masks_over, row_int, users_per_bit
 
 MASKS = st.lists(st.integers(0, (1 << 150) - 1) | st.sampled_from([0, 1, 1 << 63, 1 << 64, 1 << 149]), max_size=40)
 

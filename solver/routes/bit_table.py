@@ -101,7 +101,8 @@ class RowInts:
         return int.from_bytes(self._raw[i * self._width:(i + 1) * self._width], "little")
 
 
-def users_per_bit(masks: Sequence[int]) -> dict[int, int]:
-    """Per bit that some mask holds, the set of masks holding it, as an int over their positions."""
+def users_per_bit(masks: Sequence[int] | np.ndarray) -> dict[int, int]:
+    """Per bit that some mask holds, the set of masks holding it, as an int over their positions (`masks`: ints,
+    or rows of 64-bit words as `bit_columns` reads them)."""
     columns = bit_columns(masks)
     return {int(b): row_int(columns[b]) for b in np.flatnonzero(columns.any(axis=1))}
