@@ -73,6 +73,15 @@ def masks_over(columns: np.ndarray, count: int) -> list[int]:
     return word_ints(mask_words(columns, count))
 
 
+def int_words(masks: Sequence[int], words: int | None = None) -> np.ndarray:
+    """Masks (ints) as rows of `words` little-endian 64-bit words (default: as many as the widest needs, at least
+    one): `word_ints` the other way."""
+    if words is None:
+        words = max(1, (max(masks, default=0).bit_length() + 63) // 64)
+    raw = b"".join(m.to_bytes(8 * words, "little") for m in masks)
+    return np.frombuffer(raw, dtype="<u8").reshape(len(masks), words)
+
+
 def word_ints(words: np.ndarray) -> list[int]:
     """The rows of a (position x word) array of `mask_words` as ints."""
     if words.shape[1] == 1:

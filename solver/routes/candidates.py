@@ -18,7 +18,7 @@ import numpy as np
 from solver.model.board import Board, Train
 from solver.model.cancel import CancelToken
 from solver.modifiers.candidate_values import candidate_pricer
-from solver.routes.bit_table import users_per_bit
+from solver.routes.bit_table import int_words, users_per_bit
 from solver.routes.leg_graph import LegGraph, mask_bits
 from solver.routes.priced_on_read import PricedOnRead, every_route_on_read
 from solver.routes.pricing import QUICK_BLOCK, Candidate, RouteBuilder, Scan
@@ -279,10 +279,7 @@ def _track_rows(shapes: Sequence[RouteShape], ks: Sequence[int]) -> np.ndarray:
     """The track bits of these shapes, a row of 64-bit words each (a compiled walk's read from its arrays)."""
     if isinstance(shapes, WalkedShapes):
         return shapes.mask_rows(ks)
-    masks = _masks(shapes, ks)
-    words = max(1, (max(masks, default=0).bit_length() + 63) // 64)
-    return np.frombuffer(b"".join(m.to_bytes(8 * words, "little") for m in masks), dtype=np.uint64
-                         ).reshape(len(masks), words)
+    return int_words(_masks(shapes, ks))
 
 
 

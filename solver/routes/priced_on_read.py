@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from solver.routes.bit_table import int_words
 from solver.routes.made_on_read import MadeOnRead
 from solver.routes.pricing import Candidate, RouteBuilder, Scan
 from solver.routes.walk_native import INT64_SAFE, WalkedShapes, shape_list
@@ -315,13 +316,10 @@ class WalkMasks(MadeOnRead[int]):
         """Every item as a row of the walk's 64-bit words; None when one added after the walk's is wider."""
         if not self.shapes.tw:
             return None
-        walked = np.frombuffer(self.shapes.masks, dtype="<u8").reshape(-1, self.shapes.tw)[self.route_of]
         added = self.made[len(self.route_of):]
         if any(m.bit_length() > 64 * self.shapes.tw for m in added):  # type: ignore[union-attr]
             return None
-        more = np.frombuffer(b"".join(m.to_bytes(8 * self.shapes.tw, "little") for m in added),  # type: ignore[union-attr]
-                             dtype="<u8").reshape(len(added), self.shapes.tw)
-        return np.concatenate([walked, more])
+        return np.concatenate([self.shapes.mask_rows(self.route_of), int_words(added, self.shapes.tw)])  # type: ignore[arg-type]
 
 
 def _put(columns: np.ndarray, present: np.ndarray, place: int, totals: dict[int, int]) -> bool:

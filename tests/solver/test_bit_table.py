@@ -8,7 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.routes.bit_table import RowInts, bit_columns, holders, mask_words, masks_over, row_int, users_per_bit
+from solver.routes.bit_table import (
+    RowInts,
+    bit_columns,
+    holders,
+    int_words,
+    mask_words,
+    masks_over,
+    row_int,
+    users_per_bit,
+    word_ints,
+)
 
 MASKS = st.lists(st.integers(0, (1 << 150) - 1) | st.sampled_from([0, 1, 1 << 63, 1 << 64, 1 << 149]), max_size=40)
 
@@ -63,6 +73,16 @@ def test_masks_given_as_rows_of_words_give_the_same_columns(masks: list[int], sp
     """`bit_columns` of the masks as rows of 64-bit words (any number of zero words past the widest) is that of
     the ints."""
     words = -(-max((m.bit_length() for m in masks), default=0) // 64) + spare
-    raw = b"".join(m.to_bytes(words * 8, "little") for m in masks)
-    rows = np.frombuffer(raw, dtype="<u8").reshape(len(masks), words)
+    rows = int_words(masks, words)
+    assert rows.shape == (len(masks), words)
     assert np.array_equal(bit_columns(rows), bit_columns(masks))
+    assert users_per_bit(rows) == users_per_bit(masks)
+
+
+@settings(max_examples=300, deadline=None)
+@given(MASKS)
+def test_int_words_turn_back_into_the_masks(masks: list[int]) -> None:
+    """`int_words` (as many words as the widest mask needs, at least one) and `word_ints` undo each other."""
+    rows = int_words(masks)
+    assert rows.shape[1] == max(1, -(-max((m.bit_length() for m in masks), default=0) // 64))
+    assert word_ints(rows) == masks
