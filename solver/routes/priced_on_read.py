@@ -160,9 +160,8 @@ def _on_read_walked(builder: RouteBuilder, scan: Scan, shapes: WalkedShapes) -> 
         plans[fit] = bits, [(classes, tables.setdefault(g, len(tables))) for classes, g in plan[1]]
     if len(tests) > 64:
         return None
-    number = {nid: i for i, nid in enumerate(shapes.ids)}
     values, hits = shapes.values([shapes.row(builder.node_rev[g]) for g in tables],
-                                 [([number[n] for n in read], ends) for read, ends in tests.values()], arrays=True)
+                                 [(shapes.numbers(read), ends) for read, ends in tests.values()], arrays=True)
     # per route: its classes' plan (by number), whether it is priced as usual, and its value from one table
     plan_no = fit_no  # the plans are listed as the distinct fits are
     plan_list = list(plans.values())

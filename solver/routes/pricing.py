@@ -232,8 +232,7 @@ class RouteBuilder:
         missed = self._missed(ci)
         if missed is None:
             return None
-        number = {nid: i for i, nid in enumerate(shapes.ids)}
-        return shapes.values([], [([number[n] for n in missed[0] if n in number], missed[1])], arrays=True)[1] > 0
+        return shapes.values([], [(shapes.numbers(missed[0]), missed[1])], arrays=True)[1] > 0
 
     def _walked_combo_missed(self, ci: int, shapes: WalkedShapes) -> np.ndarray:
         """`combo_missed(ci, ...)` of every shape of a compiled walk, from its arrays (each set a test)."""
@@ -241,12 +240,11 @@ class RouteBuilder:
         combos = self._combo_sets(ci)
         if not combos:
             return missed
-        number = {nid: i for i, nid in enumerate(shapes.ids)}
         sets = [s for _most, of in combos for s in of]
         touched = np.empty((len(sets), len(shapes)), dtype=bool)
         for start in range(0, len(sets), 64):  # 64 tests at a time: one bit each
             part = sets[start:start + 64]
-            bits = shapes.values([], [([number[n] for n in s if n in number], False) for s in part], arrays=True)[1]
+            bits = shapes.values([], [(shapes.numbers(s), False) for s in part], arrays=True)[1]
             for j in range(len(part)):
                 touched[start + j] = (bits >> np.uint64(j)) & np.uint64(1) > 0
         at = 0

@@ -11,7 +11,7 @@ import ctypes
 import math
 import time
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal, overload
 
@@ -421,6 +421,7 @@ class WalkedShapes(MadeOnRead[RouteShape]):
         self._step_legs = step_legs
         self._objects: tuple[np.ndarray, np.ndarray] | None = None  # the ids and legs to pick by number
         self._mask_bytes: bytes | None = None  # `masks` copied, when first read
+        self._number: dict[str, int] | None = None  # node id -> its number (`numbers`), when first asked
         self.made: list[RouteShape | None] = [None] * n
 
     def distinct_codes(self) -> tuple[list[int], np.ndarray]:
@@ -519,6 +520,13 @@ class WalkedShapes(MadeOnRead[RouteShape]):
     def row(self, pay: dict[str, int]) -> list[int]:
         """What each node pays by its number (`values`' table), from a table by node id (0 where it has none)."""
         return [pay.get(nid, 0) for nid in self.ids]
+
+    def numbers(self, node_ids: Iterable[str]) -> list[int]:
+        """The numbers of these nodes (`values`' tests), leaving out those no route of the walk has."""
+        if self._number is None:
+            self._number = {nid: i for i, nid in enumerate(self.ids)}
+        number = self._number
+        return [number[n] for n in node_ids if n in number]
 
     def top_sums(self, tables: Sequence[tuple[Sequence[int], int | None]]) -> np.ndarray | None:
         """Per route, summed over the tables (each a value per node number), the sum of the `count` largest

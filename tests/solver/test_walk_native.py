@@ -237,3 +237,16 @@ def test_the_steps_ahead_are_each_steps_list() -> None:
     assert walk_native._aheads(bound, []).tolist() == [0]
     assert walk_native._aheads(ReachBound({}, {}, {("x", "y"): [1]}, 0, 2), legs) is False
     assert walk_native._aheads(ReachBound({}, {}, {("x", "y"): [1 << 70] * 3}, 0, 2), legs) is None
+
+
+def test_node_numbers_for_the_tests_of_values() -> None:
+    """`WalkedShapes.numbers`: a node id's number is its place in the walk's ids (what `values`' tests read), and a
+    node no route of the walk has is left out; a test over those numbers meets exactly the routes with the node."""
+    board = LONG[0]
+    shapes, _complete = enumerate_routes(board, build_leg_graph(board), board.trains, cap=5_000, arrays=True)
+    assert isinstance(shapes, WalkedShapes) and len(shapes) > 1000
+    some = [shapes.ids[5], "no such node", shapes.ids[0]]
+    assert shapes.numbers(some) == [5, 0]
+    node = shapes.ids[5]
+    _values, hits = shapes.values([], [(shapes.numbers([node]), False)])
+    assert hits == [int(node in shapes[k].nodes) for k in range(len(shapes))]
